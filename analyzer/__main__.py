@@ -1,0 +1,5 @@
+import sys
+
+from tclint.analyzer.cli import main
+
+sys.exit(main())

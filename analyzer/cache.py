@@ -1,0 +1,44 @@
+"""Content-hash cache of per-file summaries, keyed by tclint's version.
+
+Summaries do not depend on settings (selection, roots and Dynamo options apply in the
+project phase), so editing pyproject.toml never invalidates them.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from pathlib import Path
+
+from tclint.analyzer.version import __version__
+
+
+def summary_key(data: bytes, path: str, module: str, is_package: bool) -> str:
+    h = hashlib.blake2b(digest_size=20)
+    h.update(f"{__version__}\0{path}\0{module}\0{is_package}\0".encode())
+    h.update(data)
+    return h.hexdigest()
+
+
+class SummaryCache:
+    def __init__(self, directory: Path):
+        self.directory = directory / __version__
+
+    def get(self, key: str):
+        try:
+            with open(self.directory / key[:2] / key, "rb") as fh:
+                return pickle.load(fh)
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
+            return None
+
+    def put(self, key: str, value) -> None:
+        folder = self.directory / key[:2]
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=folder)
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, folder / key)
+        except OSError:
+            pass  # a read-only tree still lints, only slower

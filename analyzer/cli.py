@@ -1,0 +1,190 @@
+"""The `tclint` command. Imports stay lazy so `tclint --version` starts fast."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tclint.analyzer.version import __version__
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+SUBCOMMANDS = ("check", "rule", "rules", "server")
+
+
+def _check_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="tclint",
+        description="Find torch.compile graph breaks and recompilations in PyTorch code.",
+        epilog="Other commands: `tclint rule CODE`, `tclint rules`, `tclint server`. "
+               "Exit status: 0 clean, 1 findings, 2 usage, configuration or internal error.",
+    )
+    p.add_argument("paths", nargs="*", help="files or folders to lint (default: .); `-` reads stdin")
+    p.add_argument("--format", choices=("text", "full", "json", "jsonl", "sarif", "github"), default="text")
+    p.add_argument("--select", help="comma-separated codes or prefixes to enable (replaces the configured list)")
+    p.add_argument("--extend-select", help="codes or prefixes to enable in addition")
+    p.add_argument("--ignore", help="codes or prefixes to disable")
+    p.add_argument("--config", metavar="FILE", help="use this pyproject.toml or tclint.toml")
+    p.add_argument("--statistics", action="store_true", help="print the number of findings per rule")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    p.add_argument("--jobs", "-j", type=int, default=None, help="parallel workers (default: all cores)")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    p.add_argument("--stdin-filename", help="the path of the file given on stdin (for messages and config)")
+    p.add_argument("--output-file", "-o", help="write the report here instead of stdout")
+    p.add_argument("--version", action="version", version=f"tclint {__version__}")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("--version", "-V"):
+        print(f"tclint {__version__}")
+        return EXIT_CLEAN
+    if argv and argv[0] in SUBCOMMANDS:
+        command, rest = argv[0], argv[1:]
+    else:
+        command, rest = "check", argv
+    try:
+        if command == "rule":
+            return _rule_command(rest)
+        if command == "rules":
+            return _rules_command(rest)
+        if command == "server":
+            return _server_command(rest)
+        return _check_command(rest)
+    except KeyboardInterrupt:
+        return EXIT_ERROR
+    except BrokenPipeError:
+        return EXIT_CLEAN
+
+
+def _check_command(argv: list[str]) -> int:
+    args = _check_parser().parse_args(argv)
+    from pathlib import Path
+
+    from tclint.analyzer.config import ConfigError
+    from tclint.analyzer.settings_resolution import resolve_settings
+
+    paths = [Path(p) for p in args.paths] or [Path(".")]
+    reading_stdin = args.paths == ["-"] or (not args.paths and args.stdin_filename)
+    anchor = Path(args.stdin_filename) if reading_stdin and args.stdin_filename else paths[0]
+    try:
+        settings = resolve_settings(
+            anchor, config=args.config, select=args.select, extend_select=args.extend_select, ignore=args.ignore,
+        )
+    except ConfigError as exc:
+        print(f"tclint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+
+    from tclint.analyzer import project
+
+    try:
+        if reading_stdin:
+            result = _lint_stdin(args.stdin_filename or "<stdin>", settings)
+        else:
+            result = project.lint_paths(paths, settings, jobs=args.jobs, use_cache=not args.no_cache)
+    except Exception as exc:  # a bug in tclint: say so plainly, exit 2, no traceback
+        print(f"tclint: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    for notice in result.notices:
+        print(f"tclint: {notice}", file=sys.stderr)
+
+    from tclint.analyzer.render import render
+
+    stats = _stats(result)
+    report = render(args.format, result.diagnostics, stats)
+    if args.statistics and args.format in ("text", "full"):
+        report = _statistics_text(result.diagnostics)
+    _emit(report, args.output_file)
+    if args.statistics and args.format not in ("text", "full"):
+        print(_statistics_text(result.diagnostics), end="", file=sys.stderr)
+    if args.format in ("text", "full") and not args.statistics and sys.stdout.isatty():
+        n = len(result.diagnostics)
+        print(f"Found {n} finding{'s' if n != 1 else ''} in {result.files} file{'s' if result.files != 1 else ''}.")
+    if any(not p.exists() for p in paths) and not reading_stdin:
+        return EXIT_ERROR
+    if result.diagnostics and not args.exit_zero:
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def _lint_stdin(filename: str, settings):
+    from tclint.analyzer import project
+    from tclint.analyzer.discovery import module_name
+    from pathlib import Path
+
+    data = sys.stdin.buffer.read()
+    module, is_package = module_name(Path(filename).resolve()) if filename != "<stdin>" else ("", False)
+    summary = project.summarize(data, filename, module, is_package)
+    return project.LintResult(diagnostics=project.project_diagnostics([summary], settings), files=1)
+
+
+def _stats(result) -> dict:
+    by_code: dict[str, int] = {}
+    for d in result.diagnostics:
+        by_code[d.code] = by_code.get(d.code, 0) + 1
+    return {"files": result.files, "diagnostics": len(result.diagnostics), "by_code": dict(sorted(by_code.items()))}
+
+
+def _statistics_text(diagnostics) -> str:
+    counts: dict[tuple[str, str], int] = {}
+    for d in diagnostics:
+        counts[(d.code, d.name)] = counts.get((d.code, d.name), 0) + 1
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    width = max((len(str(n)) for _, n in rows), default=1)
+    return "".join(f"{n:>{width}}\t{code}\t{name}\n" for (code, name), n in rows)
+
+
+def _emit(text: str, output_file: str | None) -> None:
+    if output_file:
+        with open(output_file, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def _rule_command(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="tclint rule", description="Explain a rule.")
+    p.add_argument("code")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    args = p.parse_args(argv)
+    from tclint.analyzer.rule_docs import rule_doc_json, rule_doc_text
+    from tclint.analyzer.rules import all_rules
+
+    rule = all_rules().get(args.code.upper())
+    if rule is None:
+        print(f"tclint: error: no rule {args.code!r} (see `tclint rules`)", file=sys.stderr)
+        return EXIT_ERROR
+    if args.format == "json":
+        import json
+        print(json.dumps(rule_doc_json(rule), indent=2))
+    else:
+        print(rule_doc_text(rule))
+    return EXIT_CLEAN
+
+
+def _rules_command(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="tclint rules", description="List every rule.")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    args = p.parse_args(argv)
+    from tclint.analyzer.rule_docs import rule_doc_json
+    from tclint.analyzer.rules import all_rules
+
+    rules = all_rules()
+    if args.format == "json":
+        import json
+        print(json.dumps([rule_doc_json(r) for r in rules.values()], indent=2))
+        return EXIT_CLEAN
+    for code, rule in rules.items():
+        gb = f" [{rule.graph_break.gb_id}]" if rule.graph_break else ""
+        print(f"{code}  {rule.name:34s}{gb} {rule.message}")
+    return EXIT_CLEAN
+
+
+def _server_command(argv: list[str]) -> int:
+    from tclint.server.__main__ import main as server_main
+
+    return server_main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""The Diagnostic record: the one contract between analyzer, CLI, confirmation and server.
+
+Lines and columns are 1-based; columns count Unicode code points. ``end_column`` is
+exclusive, so a range covers ``[column, end_column)`` on its last line.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+    HINT = "hint"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    """Replace ``span`` in ``path`` with ``new_text``."""
+
+    path: str
+    span: Span
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    title: str
+    edits: tuple[TextEdit, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChainStep:
+    """One step of the call chain from a compiled root to the finding."""
+
+    path: str
+    line: int
+    column: int
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    path: str
+    span: Span
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    gb_type: str | None = None
+    gb_id: str | None = None
+    url: str | None = None
+    chain: tuple[ChainStep, ...] = ()
+    fix: Fix | None = None
+    suppression: TextEdit | None = None
+    confirmed: bool | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def line(self) -> int:
+        return self.span.line
+
+    def with_changes(self, **changes) -> Diagnostic:
+        return replace(self, **changes)
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.span.line, self.span.column, self.code)
+
+    def to_json(self) -> dict:
+        """The JSON contract shared by ``--format json``, the server and confirmation."""
+        out = {
+            "path": self.path,
+            "line": self.span.line,
+            "column": self.span.column,
+            "end_line": self.span.end_line,
+            "end_column": self.span.end_column,
+            "code": self.code,
+            "name": self.name,
+            "severity": self.severity.value,
+            "message": self.message,
+            "gb_type": self.gb_type,
+            "gb_id": self.gb_id,
+            "url": self.url,
+            "confirmed": self.confirmed,
+        }
+        if self.chain:
+            out["chain"] = [
+                {"path": s.path, "line": s.line, "column": s.column, "label": s.label} for s in self.chain
+            ]
+        if self.fix:
+            out["fix"] = {
+                "title": self.fix.title,
+                "edits": [_edit_json(e) for e in self.fix.edits],
+            }
+        return out
+
+
+def _edit_json(edit: TextEdit) -> dict:
+    s = edit.span
+    return {
+        "path": edit.path,
+        "line": s.line,
+        "column": s.column,
+        "end_line": s.end_line,
+        "end_column": s.end_column,
+        "new_text": edit.new_text,
+    }

@@ -1,0 +1,123 @@
+"""Which files to lint, and the module name each one has in its package tree."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from tclint.analyzer.config import Settings
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: Path  # as found (absolute)
+    display: str  # as shown to the user
+    module: str
+    is_package: bool
+
+
+def module_name(path: Path) -> tuple[str, bool]:
+    """Dotted module name from the `__init__.py` folders above `path`."""
+    is_package = path.name == "__init__.py"
+    parts = [] if is_package else [path.stem]
+    directory = path.parent
+    while (directory / "__init__.py").is_file():
+        parts.append(directory.name)
+        parent = directory.parent
+        if parent == directory:
+            break
+        directory = parent
+    return ".".join(reversed(parts)), is_package
+
+
+def display_path(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+class _Ignores:
+    """Exclude patterns from settings plus the .gitignore files met on the way down."""
+
+    def __init__(self, settings: Settings):
+        self.base = settings.base_dir.resolve()
+        patterns = list(settings.exclude) + list(settings.extend_exclude)
+        self.exclude = pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+        self.respect_gitignore = settings.respect_gitignore
+        self._gitignores: dict[Path, pathspec.PathSpec | None] = {}
+
+    def _gitignore(self, directory: Path):
+        if directory not in self._gitignores:
+            spec = None
+            gi = directory / ".gitignore"
+            if gi.is_file():
+                try:
+                    spec = pathspec.PathSpec.from_lines("gitwildmatch", gi.read_text(encoding="utf-8", errors="replace").splitlines())
+                except (OSError, ValueError):
+                    spec = None
+            self._gitignores[directory] = spec
+        return self._gitignores[directory]
+
+    def excluded(self, path: Path, is_dir: bool, git_dirs: list[Path]) -> bool:
+        name = path.name + ("/" if is_dir else "")
+        if self.exclude.match_file(name):
+            return True
+        try:
+            rel = path.relative_to(self.base).as_posix() + ("/" if is_dir else "")
+            if self.exclude.match_file(rel):
+                return True
+        except ValueError:
+            pass
+        if self.respect_gitignore:
+            for d in git_dirs:
+                spec = self._gitignore(d)
+                if spec is not None:
+                    rel = path.relative_to(d).as_posix() + ("/" if is_dir else "")
+                    if spec.match_file(rel):
+                        return True
+        return False
+
+
+def _git_dirs_above(path: Path) -> list[Path]:
+    """Folders from the enclosing git repository's root down to `path` (their .gitignores apply)."""
+    dirs = []
+    for d in [path, *path.parents]:
+        dirs.append(d)
+        if (d / ".git").exists():
+            return list(reversed(dirs))
+    return [path]
+
+
+def discover(paths: list[Path], settings: Settings) -> tuple[list[SourceFile], list[str]]:
+    """Python files under `paths`; explicitly named files are always linted."""
+    ignores = _Ignores(settings)
+    found: dict[Path, SourceFile] = {}
+    problems: list[str] = []
+    for given in paths:
+        if not given.exists():
+            problems.append(f"{given}: no such file or directory")
+            continue
+        resolved = given.resolve()
+        if resolved.is_file():
+            _add(found, resolved)
+            continue
+        git_base = _git_dirs_above(resolved)
+        for root, dirs, files in os.walk(resolved, followlinks=False, onerror=lambda e: problems.append(f"{e.filename}: {e.strerror}")):
+            root_path = Path(root)
+            parts = root_path.relative_to(resolved).parts
+            chain = git_base + [resolved.joinpath(*parts[: i + 1]) for i in range(len(parts))]
+            dirs[:] = sorted(d for d in dirs if not ignores.excluded(root_path / d, True, chain))
+            for name in sorted(files):
+                if name.endswith(".py") and not ignores.excluded(root_path / name, False, chain):
+                    _add(found, root_path / name)
+    return sorted(found.values(), key=lambda f: f.display), problems
+
+
+def _add(found: dict, path: Path) -> None:
+    if path in found:
+        return
+    module, is_package = module_name(path)
+    found[path] = SourceFile(path=path, display=display_path(path), module=module, is_package=is_package)

@@ -1,0 +1,617 @@
+"""Phase 1: one parse and one visitor pass per file, producing a FileSummary.
+
+The pass keeps scopes (module, classes, functions), binds local variables to kinds as it
+goes (tensor_facts), records calls into project code and compile sites, and dispatches
+every node to the rules' visit/leave methods. Positions are computed once at the end, and
+only if something needs them.
+"""
+from __future__ import annotations
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from tclint.analyzer import tensor_facts as tf
+from tclint.analyzer.diagnostic import Fix, Span
+from tclint.analyzer.names import ImportTable, dotted_name
+from tclint.analyzer.rules.base import Rule
+from tclint.analyzer.summary import (
+    CallSite,
+    Candidate,
+    ClassSummary,
+    CompileSite,
+    FileSummary,
+    FunctionSummary,
+)
+
+COMPILE_NAMES = frozenset({"torch.compile"})
+DISABLE_NAMES = frozenset({
+    "torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo",
+})
+HOOK_REGISTRARS = frozenset({
+    "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
+})
+DYNAMO_CONFIG_PREFIXES = ("torch._dynamo.config.",)
+
+
+def _decorator_target(dec: cst.Decorator) -> cst.BaseExpression:
+    expr = dec.decorator
+    return expr.func if isinstance(expr, cst.Call) else expr
+
+
+def _node_span(rng) -> Span:
+    return Span(rng.start.line, rng.start.column + 1, rng.end.line, rng.end.column + 1)
+
+
+class FileAnalyzer(cst.CSTVisitor):
+    def __init__(self, path: str, module: str, is_package: bool, rule_classes: list[type[Rule]]):
+        super().__init__()
+        self.summary = FileSummary(path=path, module=module)
+        self.imports = ImportTable(module, is_package)
+        self.facts = tf.Facts(module, self.imports)
+        self._pending: list[tuple] = []  # (target, node, payload) resolved to spans at the end
+        self._class_stack: list[tf.ClassScope] = []
+        self._function_stack: list[tf.FunctionScope] = []
+        self._containers: list = []  # enclosing classes and functions, innermost last
+        self._loop_depth = [0]  # per function: how many loops enclose the current node
+        self.rules = [cls(self) for cls in rule_classes]
+        self._visit: dict[type, list] = {}
+        self._leave: dict[type, list] = {}
+        self._module_visit: dict[type, list] = {}
+        self._module_leave: dict[type, list] = {}
+        for rule in self.rules:
+            for attr in dir(rule):
+                if attr.startswith(("visit_", "leave_")):
+                    node_type = getattr(cst, attr.split("_", 1)[1], None)
+                    if node_type is None:
+                        continue
+                    table = (self._visit if attr[0] == "v" else self._leave) if rule.scope == "function" else (
+                        self._module_visit if attr[0] == "v" else self._module_leave)
+                    table.setdefault(node_type, []).append(getattr(rule, attr))
+
+    # -- reporting ---------------------------------------------------------------
+    @property
+    def function(self) -> tf.FunctionScope | None:
+        return self.facts.function
+
+    @property
+    def in_loop(self) -> bool:
+        return self._loop_depth[-1] > 0
+
+    def add_candidate(self, code, node, message, condition, fix: Fix | None) -> None:
+        fn = self.facts.function
+        if fn is None:
+            bucket = self.summary.module_candidates
+            always = True
+        else:
+            bucket = self.summary.functions[fn.key].candidates
+            always = False
+        cand = Candidate(code=code, span=None, message=message, condition=condition, fix=fix, always=always)
+        bucket.append(cand)
+        self._pending.append((cand, node))
+
+    def span_later(self, obj, node) -> None:
+        """Fill ``obj.span`` from ``node``'s position when positions are computed."""
+        self._pending.append((obj, node))
+
+    # -- dispatch ----------------------------------------------------------------
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        t = type(node)
+        handler = _BOOKKEEPING_VISIT.get(t)
+        if handler is not None:
+            handler(self, node)
+        handlers = self._module_visit.get(t)
+        if handlers:
+            for h in handlers:
+                h(node)
+        if self.facts.function is not None:
+            handlers = self._visit.get(t)
+            if handlers:
+                for h in handlers:
+                    h(node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        t = type(original_node)
+        if self.facts.function is not None:
+            handlers = self._leave.get(t)
+            if handlers:
+                for h in handlers:
+                    h(original_node)
+        handlers = self._module_leave.get(t)
+        if handlers:
+            for h in handlers:
+                h(original_node)
+        handler = _BOOKKEEPING_LEAVE.get(t)
+        if handler is not None:
+            handler(self, original_node)
+
+    # -- imports and module-level names -------------------------------------------
+    def _visit_import(self, node: cst.Import) -> None:
+        self.imports.add_import(node)
+        if self.facts.function is None:
+            for alias in node.names:
+                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                    self.summary.imports[alias.asname.name.value] = dotted_name(alias.name) or ""
+
+    def _visit_import_from(self, node: cst.ImportFrom) -> None:
+        before = dict(self.imports.aliases)
+        self.imports.add_import_from(node)
+        if self.facts.function is None and not self._class_stack:
+            for local, qual in self.imports.aliases.items():
+                if before.get(local) != qual:
+                    self.summary.imports[local] = qual
+
+    # -- classes -----------------------------------------------------------------
+    def _visit_class(self, node: cst.ClassDef) -> None:
+        container = self._containers[-1] if self._containers else None
+        key = f"{container.key}.{node.name.value}" if container else self._dotted(node.name.value)
+        if container is None:
+            self.facts.local_defs.add(node.name.value)
+            self.facts.local_classes.add(node.name.value)
+        bases = []
+        for arg in node.bases:
+            qual = self.facts.qualname(arg.value) or dotted_name(arg.value)
+            if qual:
+                bases.append(qual)
+        scope = tf.ClassScope(key=key, name=node.name.value)
+        self._class_stack.append(scope)
+        self._containers.append(scope)
+        self.facts.class_scope = scope
+        summary = ClassSummary(key=key, name=node.name.value, bases=bases)
+        self.summary.classes[key] = summary
+        self._prescan_attributes(node, scope, summary)
+
+    def _leave_class(self, node: cst.ClassDef) -> None:
+        self._class_stack.pop()
+        self._containers.pop()
+        self.facts.class_scope = self._class_stack[-1] if self._class_stack else None
+
+    def _prescan_attributes(self, node: cst.ClassDef, scope: tf.ClassScope, summary: ClassSummary) -> None:
+        """Kinds of `self.x` from assignments in the class's methods (before forward runs)."""
+        for stmt in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value in ("__init__", "reset_parameters", "build", "setup"):
+                self_name = _first_param_name(stmt)
+                if self_name:
+                    _AttributeScan(self, scope, summary, self_name).scan(stmt.body)
+            elif isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, (cst.AnnAssign, cst.Assign)):
+                        targets = [small.target] if isinstance(small, cst.AnnAssign) else [t.target for t in small.targets]
+                        for t in targets:
+                            if isinstance(t, cst.Name):
+                                scope.attrs.setdefault(t.value, tf.STATIC)
+
+    # -- functions -----------------------------------------------------------------
+    def _visit_function(self, node: cst.FunctionDef) -> None:
+        parent = self.facts.function
+        container = self._containers[-1] if self._containers else None
+        cls = container if isinstance(container, tf.ClassScope) else None
+        if cls is not None:
+            key = f"{cls.key}.{node.name.value}"
+        elif parent is not None:
+            key = f"{parent.key}.{node.name.value}"
+        else:
+            key = self._dotted(node.name.value)
+            self.facts.local_defs.add(node.name.value)
+        compiled = disabled = False
+        is_static = False
+        for dec in node.decorators:
+            qual = self.facts.qualname(_decorator_target(dec))
+            if qual in COMPILE_NAMES:
+                compiled = True
+            elif qual in DISABLE_NAMES:
+                disabled = True
+            elif dotted_name(dec.decorator) == "staticmethod":
+                is_static = True
+        root_like = compiled or (cls is not None and node.name.value == "forward")
+        scope = tf.FunctionScope(
+            key=key, name=node.name.value, node=node, class_scope=cls, parent=parent, root_like=root_like,
+        )
+        params = node.params
+        positional = list(params.posonly_params) + list(params.params)
+        if cls is not None and positional and not is_static:
+            scope.self_name = positional[0].name.value
+            scope.env[scope.self_name] = tf.MODULE
+            positional = positional[1:]
+        self.facts.function = scope  # param defaults are read in the new scope's context
+        for p in positional + list(params.kwonly_params):
+            scope.env[p.name.value] = self.facts.param_kind(p, root_like)
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                scope.env[star.name.value] = tf.STATIC
+        summary = FunctionSummary(
+            key=key, name=node.name.value, span=None, class_key=cls.key if cls else None,
+            compiled=compiled, disabled=disabled,
+        )
+        self.summary.functions[key] = summary
+        self.span_later(summary, node.name)
+        if cls is not None:
+            self.summary.classes[cls.key].methods[node.name.value] = key
+        if compiled:
+            site = CompileSite(target=f"f:{key}", span=None)
+            self.summary.compile_sites.append(site)
+            self.span_later(site, node.name)
+        self._function_stack.append(scope)
+        self._containers.append(scope)
+        self._loop_depth.append(0)
+
+    def _leave_function(self, node: cst.FunctionDef) -> None:
+        scope = self._function_stack.pop()
+        self._containers.pop()
+        self._loop_depth.pop()
+        summary = self.summary.functions[scope.key]
+        result = None
+        for k in scope.returns:
+            if k in tf.TENSORS:
+                result = "tensor"
+                break
+            if isinstance(k, frozenset):
+                result = k if not isinstance(result, frozenset) else result | k
+        summary.returns = result if result is not None else "unknown"
+        self.facts.function = scope.parent
+
+    def _visit_return(self, node: cst.Return) -> None:
+        fn = self.facts.function
+        if fn is not None and node.value is not None:
+            fn.returns.append(self.facts.kind(node.value))
+
+    def _dotted(self, name: str) -> str:
+        return f"{self.summary.module}.{name}" if self.summary.module else name
+
+    # -- bindings -----------------------------------------------------------------
+    def _leave_assign(self, node: cst.Assign) -> None:
+        kind = self.facts.kind(node.value)
+        for target in node.targets:
+            self._bind(target.target, kind, node.value)
+
+    def _leave_ann_assign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._bind(node.target, self.facts.kind(node.value), node.value)
+
+    def _leave_aug_assign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name):
+            current = self.facts.kind(node.target)
+            self._bind(node.target, tf.combine(current, self.facts.kind(node.value)), node.value)
+
+    def _leave_named_expr(self, node: cst.NamedExpr) -> None:
+        self._bind(node.target, self.facts.kind(node.value), node.value)
+
+    def _bind(self, target: cst.BaseExpression, kind, value: cst.BaseExpression | None) -> None:
+        fn = self.facts.function
+        if isinstance(target, cst.Name):
+            if fn is not None:
+                fn.env[target.value] = kind
+                cls_name = self._constructed_class(value)
+                if cls_name:
+                    fn.instance_classes[target.value] = cls_name
+                else:
+                    fn.instance_classes.pop(target.value, None)
+            elif not self._class_stack:
+                self.facts.module_names[target.value] = (
+                    kind if kind in tf.TENSORS or kind == tf.MODULE else tf.STATIC
+                )
+            self.facts.reset_memo()
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            element = tf.TENSOR if kind in tf.TENSORS or kind == tf.MODULE else (tf.STATIC if kind == tf.STATIC else tf.UNKNOWN)
+            values = value.elements if isinstance(value, (cst.Tuple, cst.List)) and value is not None else None
+            for i, el in enumerate(target.elements):
+                if values is not None and len(values) == len(target.elements) and not isinstance(el, cst.StarredElement):
+                    self._bind(el.value, self.facts.kind(values[i].value), values[i].value)
+                else:
+                    inner = el.value
+                    self._bind(inner, element if not isinstance(el, cst.StarredElement) else tf.STATIC, None)
+        elif isinstance(target, cst.Attribute) and fn is not None and self.facts.is_self(target.value):
+            cls = fn.class_scope
+            if cls.attrs.get(target.attr.value) is None:
+                cls.attrs[target.attr.value] = kind if kind != tf.UNKNOWN else tf.UNKNOWN
+
+    def _constructed_class(self, value) -> str | None:
+        if isinstance(value, cst.Call):
+            qual = self.facts.qualname(value.func)
+            if qual and value.func is not None and dotted_name(value.func) and dotted_name(value.func).split(".")[-1][:1].isupper():
+                return qual
+        return None
+
+    def _visit_for(self, node: cst.For) -> None:
+        self._bind(node.target, self._element_kind(node.iter), None)
+        self._loop_depth[-1] += 1
+
+    def _leave_loop(self, node) -> None:
+        self._loop_depth[-1] -= 1
+
+    def _visit_while(self, node: cst.While) -> None:
+        self._loop_depth[-1] += 1
+
+    def _element_kind(self, iterable: cst.BaseExpression):
+        kind = self.facts.kind(iterable)
+        if kind in tf.TENSORS:
+            return tf.TENSOR
+        if kind == tf.MODULE:
+            return tf.MODULE
+        if isinstance(iterable, cst.Call):
+            qual = self.facts.qualname(iterable.func)
+            if qual == "builtins.range":
+                return tf.STATIC
+        return tf.UNKNOWN
+
+    def _visit_comprehension(self, node) -> None:
+        comp = node.for_in
+        while comp is not None:
+            self._bind(comp.target, self._element_kind(comp.iter), None)
+            comp = comp.inner_for_in
+
+    def _visit_with(self, node: cst.With) -> None:
+        for item in node.items:
+            if item.asname is not None:
+                self._bind(item.asname.name, tf.UNKNOWN, None)
+
+    # -- calls and compile sites -------------------------------------------------
+    def _visit_call(self, node: cst.Call) -> None:
+        facts = self.facts
+        fn = facts.function
+        qual = facts.qualname(node.func)
+        if qual in COMPILE_NAMES:
+            self._record_compile(node)
+        if isinstance(node.func, cst.Attribute):
+            method = node.func.attr.value
+            if method == "compile" and not node.args and qual is None:
+                self._record_module_compile(node)
+            elif method in HOOK_REGISTRARS and node.args:
+                ref = self._callable_ref(node.args[0].value)
+                if ref:
+                    self.summary.hook_functions.append(ref)
+        if fn is None:
+            return
+        ref = self._call_ref(node, qual)
+        if ref is not None:
+            site = CallSite(ref=ref, span=None)
+            self.summary.functions[fn.key].calls.append(site)
+            self.span_later(site, node)
+
+    def _call_ref(self, node: cst.Call, qual: str | None) -> str | None:
+        facts = self.facts
+        func = node.func
+        if qual is not None:
+            if facts._is_project_name(qual) and not qual.startswith(("math.", "os.", "sys.", "re.", "json.", "time.", "random.")):
+                return f"f:{qual}"
+            return None
+        if isinstance(func, cst.Attribute):
+            receiver = func.value
+            method = func.attr.value
+            if isinstance(receiver, cst.Call) and dotted_name(receiver.func) == "super":
+                cls = facts._class_dotted()
+                return f"s:{cls}:{method}" if cls else None
+            if facts.is_self(receiver):
+                return f"m:{facts._class_dotted()}:{method}"
+            if isinstance(receiver, cst.Name) and facts.function is not None:
+                cls_name = facts.function.instance_classes.get(receiver.value)
+                if cls_name:
+                    return f"m:{cls_name}:{method}"
+            if isinstance(receiver, cst.Attribute) and facts.is_self(receiver.value):
+                return None
+        if isinstance(func, cst.Name) and facts.function is not None:
+            # a nested def called by name
+            scope = facts.function
+            while scope is not None:
+                nested = f"{scope.key}.{func.value}"
+                if nested in self.summary.functions:
+                    return f"f:{nested}"
+                scope = scope.parent
+        return None
+
+    def _callable_ref(self, expr: cst.BaseExpression) -> str | None:
+        """A reference to the function or class an expression names, if it names one."""
+        if isinstance(expr, cst.Call):
+            qual = self.facts.qualname(expr.func)
+            return f"f:{qual}" if qual else None
+        if isinstance(expr, cst.Attribute) and self.facts.is_self(expr.value):
+            return f"m:{self.facts._class_dotted()}:{expr.attr.value}"
+        if isinstance(expr, cst.Name) and self.facts.function is not None:
+            cls_name = self.facts.function.instance_classes.get(expr.value)
+            if cls_name:
+                return f"f:{cls_name}"
+        qual = self.facts.qualname(expr)
+        return f"f:{qual}" if qual else None
+
+    def _record_compile(self, node: cst.Call) -> None:
+        if not node.args or node.args[0].keyword is not None:
+            return
+        for target in self._compile_targets(node.args[0].value):
+            site = CompileSite(target=target, span=None)
+            self.summary.compile_sites.append(site)
+            self.span_later(site, node)
+
+    def _record_module_compile(self, node: cst.Call) -> None:
+        for target in self._compile_targets(node.func.value):
+            site = CompileSite(target=target, span=None)
+            self.summary.compile_sites.append(site)
+            self.span_later(site, node)
+
+    def _compile_targets(self, expr: cst.BaseExpression) -> list[str]:
+        """What `torch.compile(expr)` compiles, following loop variables over literals."""
+        if isinstance(expr, cst.Name):
+            source = self._loop_sources.get(expr.value)
+            if source is not None:
+                out = []
+                for el in source:
+                    out.extend(self._compile_targets(el))
+                return out
+        ref = self._callable_ref(expr)
+        return [ref] if ref else []
+
+    # Loop variables bound to literal sequences of modules or classes, for compile targets.
+    @property
+    def _loop_sources(self) -> dict[str, list]:
+        return self.__dict__.setdefault("_loop_source_map", {})
+
+    def _note_loop_source(self, target, iterable) -> None:
+        if isinstance(target, cst.Name):
+            elements = self._literal_elements(iterable)
+            if elements is not None:
+                self._loop_sources[target.value] = elements
+
+    def _literal_elements(self, iterable) -> list | None:
+        if isinstance(iterable, (cst.Tuple, cst.List)):
+            return [e.value for e in iterable.elements]
+        if isinstance(iterable, cst.Name):
+            return self._literal_names.get(iterable.value)
+        return None
+
+    @property
+    def _literal_names(self) -> dict[str, list]:
+        return self.__dict__.setdefault("_literal_name_map", {})
+
+    def _visit_comp_for(self, node: cst.CompFor) -> None:
+        self._note_loop_source(node.target, node.iter)
+
+    def _visit_for_sources(self, node: cst.For) -> None:
+        self._note_loop_source(node.target, node.iter)
+        self._visit_for(node)
+
+    def _leave_assign_sources(self, node: cst.Assign) -> None:
+        if isinstance(node.value, (cst.Tuple, cst.List)):
+            for t in node.targets:
+                if isinstance(t.target, cst.Name):
+                    self._literal_names[t.target.value] = [e.value for e in node.value.elements]
+        self._leave_assign(node)
+
+    # -- dynamo configuration ---------------------------------------------------------
+    def _visit_module_assign(self, node: cst.Assign) -> None:
+        if self.facts.function is not None:
+            return
+        for t in node.targets:
+            qual = self.facts.qualname(t.target) if isinstance(t.target, cst.Attribute) else None
+            if qual and qual.startswith(DYNAMO_CONFIG_PREFIXES):
+                value = _literal_value(node.value)
+                if value is not _NO_VALUE:
+                    self.summary.dynamo_config[qual.rsplit(".", 1)[1]] = value
+
+    # -- finishing --------------------------------------------------------------------
+    def finish(self, module: cst.Module) -> FileSummary:
+        if self._pending:
+            positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+            for obj, node in self._pending:
+                obj.span = _node_span(positions[node])
+        return self.summary
+
+
+_NO_VALUE = object()
+
+
+def _literal_value(node: cst.BaseExpression):
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return {"True": True, "False": False, "None": None}[node.value]
+    if isinstance(node, cst.Integer):
+        return int(node.value)
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        return [dotted_name(e.value) for e in node.elements if dotted_name(e.value)]
+    return _NO_VALUE
+
+
+def _first_param_name(fn: cst.FunctionDef) -> str | None:
+    params = list(fn.params.posonly_params) + list(fn.params.params)
+    return params[0].name.value if params else None
+
+
+class _AttributeScan:
+    """Reads `self.x = ...` and `self.register_buffer("x", ...)` in set-up methods."""
+
+    def __init__(self, analyzer: FileAnalyzer, scope: tf.ClassScope, summary: ClassSummary, self_name: str):
+        self.analyzer = analyzer
+        self.scope = scope
+        self.summary = summary
+        self.self_name = self_name
+
+    def scan(self, block) -> None:
+        body = block.body if isinstance(block, cst.IndentedBlock) else [block]
+        for stmt in body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    self._small(small)
+            elif isinstance(stmt, (cst.If, cst.For, cst.While, cst.With, cst.Try)):
+                self.scan(stmt.body)
+                orelse = getattr(stmt, "orelse", None)
+                while orelse is not None:
+                    self.scan(orelse.body)
+                    orelse = getattr(orelse, "orelse", None)
+
+    def _small(self, small) -> None:
+        facts = self.analyzer.facts
+        if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
+            targets = [small.target] if isinstance(small, cst.AnnAssign) else [t.target for t in small.targets]
+            for t in targets:
+                if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == self.self_name:
+                    self._assign(t.attr.value, small.value)
+        elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            call = small.value
+            func = call.func
+            if (isinstance(func, cst.Attribute) and func.attr.value in ("register_buffer", "register_parameter")
+                    and isinstance(func.value, cst.Name) and func.value.value == self.self_name and call.args):
+                name = call.args[0].value
+                if isinstance(name, cst.SimpleString):
+                    self.scope.attrs[name.evaluated_value] = tf.TENSOR
+
+    def _assign(self, attr: str, value: cst.BaseExpression) -> None:
+        facts = self.analyzer.facts
+        if isinstance(value, cst.Name) and value.value == "None":
+            return  # `self.x = None` placeholders say nothing about the eventual kind
+        kind = self._value_kind(value)
+        previous = self.scope.attrs.get(attr)
+        self.scope.attrs[attr] = kind if previous is None else tf.join(previous, kind)
+        if isinstance(value, cst.Call):
+            qual = facts.qualname(value.func)
+            if qual and not qual.startswith("torch."):
+                self.summary.submodules[attr] = qual
+
+    def _value_kind(self, value):
+        facts = self.analyzer.facts
+        if isinstance(value, cst.Call):
+            qual = facts.qualname(value.func)
+            if qual:
+                if qual.startswith("torch.nn.") and qual.rsplit(".", 1)[1][:1].isupper():
+                    return tf.TENSOR if qual.endswith(".Parameter") else tf.MODULE
+                name = qual.rsplit(".", 1)[1]
+                if qual.rsplit(".", 1)[0] in facts.imports.aliases.values() or qual.startswith(facts.module):
+                    if name[:1].isupper() and qual.rsplit(".", 1)[0] not in ("torch",):
+                        return tf.MODULE if not name.endswith(("Config", "Tensor")) else tf.STATIC
+            k = facts.kind(value)
+            return k if k in tf.TENSORS else tf.UNKNOWN
+        if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString, cst.Tuple, cst.List, cst.Dict)):
+            return tf.STATIC
+        return tf.UNKNOWN
+
+
+_BOOKKEEPING_VISIT = {
+    cst.Import: FileAnalyzer._visit_import,
+    cst.ImportFrom: FileAnalyzer._visit_import_from,
+    cst.ClassDef: FileAnalyzer._visit_class,
+    cst.FunctionDef: FileAnalyzer._visit_function,
+    cst.Return: FileAnalyzer._visit_return,
+    cst.For: FileAnalyzer._visit_for_sources,
+    cst.While: FileAnalyzer._visit_while,
+    cst.With: FileAnalyzer._visit_with,
+    cst.Call: FileAnalyzer._visit_call,
+    cst.Assign: FileAnalyzer._visit_module_assign,
+    cst.CompFor: FileAnalyzer._visit_comp_for,
+    cst.ListComp: FileAnalyzer._visit_comprehension,
+    cst.SetComp: FileAnalyzer._visit_comprehension,
+    cst.GeneratorExp: FileAnalyzer._visit_comprehension,
+    cst.DictComp: FileAnalyzer._visit_comprehension,
+}
+_BOOKKEEPING_LEAVE = {
+    cst.ClassDef: FileAnalyzer._leave_class,
+    cst.FunctionDef: FileAnalyzer._leave_function,
+    cst.Assign: FileAnalyzer._leave_assign_sources,
+    cst.AnnAssign: FileAnalyzer._leave_ann_assign,
+    cst.AugAssign: FileAnalyzer._leave_aug_assign,
+    cst.NamedExpr: FileAnalyzer._leave_named_expr,
+    cst.For: FileAnalyzer._leave_loop,
+    cst.While: FileAnalyzer._leave_loop,
+}
+
+
+def analyze_module(module: cst.Module, path: str, module_name: str, is_package: bool,
+                   rule_classes: list[type[Rule]]) -> FileSummary:
+    analyzer = FileAnalyzer(path, module_name, is_package, rule_classes)
+    module.visit(analyzer)
+    return analyzer.finish(module)

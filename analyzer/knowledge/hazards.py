@@ -1,0 +1,35 @@
+"""The graph-break types tclint predicts, with Dynamo's wording (torch 2.13 registry)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class GraphBreak:
+    gb_id: str
+    gb_type: str
+
+
+SKIPPED = GraphBreak("GB0007", "Attempted to call function marked as skipped")
+GRAPH_BREAK_CALL = GraphBreak("GB0025", "Call to `torch._dynamo.graph_break()`")
+DATA_DEPENDENT_OP = GraphBreak("GB0033", "Data dependent operator")
+DYNAMIC_SHAPE_OP = GraphBreak("GB0036", "Dynamic shape operator")
+BUILTIN_OP = GraphBreak("GB0059", "Failed to trace builtin operator")
+DISABLED_CALL = GraphBreak("GB0098", "Skip calling `torch.compiler.disable()`d function")
+DISABLED_INLINE = GraphBreak("GB0099", "Skip inlining `torch.compiler.disable()`d function")
+TOLIST = GraphBreak("GB0109", "Tensor.tolist() with non-integer tensor")
+BACKWARD = GraphBreak("GB0123", "Unsupported Tensor.backward() call")
+ITEM = GraphBreak("GB0124", "Unsupported Tensor.item() call with capture_scalar_outputs=False")
+CONTEXT_MANAGER = GraphBreak("GB0142", "Unsupported context manager")
+METHOD_CALL = GraphBreak("GB0156", "Unsupported method call")
+BRANCHING = GraphBreak("GB0170", "Data-dependent branching")
+SORT_KEYS = GraphBreak("GB0207", "sort with non-constant keys")
+BUILTIN_TENSOR_ARGS = GraphBreak("GB0213", "unimplemented builtin op on tensor arguments")
+ONE_HOT = GraphBreak("GB0246", "Attempted to use `torch.nn.functional.one_hot` with data-dependent output shape")
+PARAMETER_CTOR = GraphBreak("GB0264", "Attempted to use `torch.nn.Parameter()` constructor with Dynamo")
+LOGGER_METHOD = GraphBreak("GB0291", "logging.Logger method not supported for non-export cases")
+DEEPCOPY = GraphBreak("GB4198", "Attempted to copy.deepcopy a tensor")
+PYTHON_TYPE = GraphBreak("GB4841", "Unsupported python_type() call")
+GRAD_LEAK = GraphBreak("GB8985", "requires_grad_() intermediate leaked as output")
+AUTOGRAD_GRAD = GraphBreak("GB9186", "using `torch.autograd.grad` with `torch._dynamo.config.trace_autograd_ops=False`")
+DATA_MUTATION = GraphBreak("GB0056", "Failed to mutate tensor data attribute")

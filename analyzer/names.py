@@ -1,0 +1,83 @@
+"""Qualified names from one file's imports: `F.relu` -> `torch.nn.functional.relu`.
+
+One table per file, filled while the visitor walks the imports; no libcst metadata
+providers (they cost more than the parse itself).
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+BUILTINS = frozenset({
+    "print", "open", "input", "breakpoint", "len", "isinstance", "issubclass", "hasattr",
+    "getattr", "setattr", "callable", "id", "type", "str", "repr", "format", "int",
+    "float", "bool", "complex", "range", "enumerate", "zip", "map", "filter", "sorted",
+    "reversed", "min", "max", "sum", "abs", "round", "any", "all", "list", "tuple", "dict",
+    "set", "frozenset", "iter", "next", "super", "hash", "divmod", "pow", "object",
+})
+
+
+def dotted_name(node: cst.BaseExpression) -> str | None:
+    """`a.b.c` as a string, or None when the expression is not a plain dotted name."""
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    parts.append(node.value)
+    return ".".join(reversed(parts))
+
+
+def resolve_relative(module: str, is_package: bool, level: int, target: str | None) -> str:
+    base = module.split(".") if module else []
+    if not is_package:
+        base = base[:-1]
+    if level > 1:
+        base = base[: len(base) - (level - 1)] if level - 1 <= len(base) else []
+    if target:
+        base = base + target.split(".")
+    return ".".join(base)
+
+
+class ImportTable:
+    def __init__(self, module: str, is_package: bool):
+        self.module = module
+        self.is_package = is_package
+        self.aliases: dict[str, str] = {}
+
+    def add_import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = dotted_name(alias.name)
+            if full is None:
+                continue
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.aliases[alias.asname.name.value] = full
+            else:
+                top = full.split(".")[0]
+                self.aliases[top] = top
+
+    def add_import_from(self, node: cst.ImportFrom) -> None:
+        if isinstance(node.names, cst.ImportStar):
+            return
+        target = dotted_name(node.module) if node.module is not None else None
+        level = len(node.relative)
+        source = resolve_relative(self.module, self.is_package, level, target) if level else target
+        if not source:
+            return
+        for alias in node.names:
+            if not isinstance(alias.name, cst.Name):
+                continue
+            local = alias.name.value
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                local = alias.asname.name.value
+            self.aliases[local] = f"{source}.{alias.name.value}"
+
+    def qualify(self, dotted: str) -> str | None:
+        """Qualified name of a dotted expression, through the import aliases."""
+        head, _, rest = dotted.partition(".")
+        base = self.aliases.get(head)
+        if base is None:
+            if head in BUILTINS and not rest:
+                return f"builtins.{head}"
+            return None
+        return f"{base}.{rest}" if rest else base

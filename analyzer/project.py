@@ -1,0 +1,274 @@
+"""Linting a set of files: discovery, phase 1 per file (parallel, cached), phase 2 over the
+project, then selection, severities and suppressions. The CLI and the server call this."""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import libcst as cst
+
+from tclint.analyzer import regions
+from tclint.analyzer.cache import SummaryCache, summary_key
+from tclint.analyzer.config import Settings
+from tclint.analyzer.diagnostic import ChainStep, Diagnostic, Span
+from tclint.analyzer.discovery import SourceFile, discover
+from tclint.analyzer.file_analysis import analyze_module
+from tclint.analyzer.gb_registry import gb_url
+from tclint.analyzer.rules import all_rules, visitor_rules
+from tclint.analyzer.selection import ignored_for_file, is_selected, severity_for
+from tclint.analyzer.summary import Candidate, FileSummary
+from tclint.analyzer.suppressions import find_suppressions
+
+DISABLED_CALL = "TC210"
+
+
+@dataclass
+class LintResult:
+    diagnostics: list[Diagnostic]
+    files: int
+    notices: list[str] = field(default_factory=list)  # skipped files, unreadable paths
+    internal_errors: list[str] = field(default_factory=list)
+
+
+def summarize(data: bytes, path: str, module: str, is_package: bool) -> FileSummary:
+    """Phase 1 for one file's bytes; never raises."""
+    try:
+        tree = cst.parse_module(data)
+    except cst.ParserSyntaxError as exc:
+        summary = FileSummary(path=path, module=module)
+        line, col = exc.raw_line, exc.raw_column + 1
+        summary.syntax_error = (f"syntax error: {exc.message}", Span(line, col, line, col + 1))
+        return summary
+    except (UnicodeDecodeError, LookupError, SyntaxError, ValueError) as exc:
+        summary = FileSummary(path=path, module=module)
+        summary.syntax_error = (f"cannot decode this file: {exc}", Span(1, 1, 1, 1))
+        return summary
+    try:
+        summary = analyze_module(tree, path, module, is_package, visitor_rules())
+    except RecursionError:
+        summary = FileSummary(path=path, module=module)
+        summary.syntax_error = ("code nested too deeply to analyze", Span(1, 1, 1, 1))
+        return summary
+    try:
+        text = data.decode(tree.encoding, errors="replace")
+    except LookupError:
+        text = data.decode("utf-8", errors="replace")
+    summary.suppressions = find_suppressions(text)
+    return summary
+
+
+def _summarize_job(job: tuple[bytes, str, str, bool]) -> FileSummary:
+    return summarize(*job)
+
+
+def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, use_cache: bool = True) -> LintResult:
+    files, notices = discover(paths, settings)
+    summaries, more_notices = summarize_files(files, settings, jobs, use_cache)
+    notices += more_notices
+    diagnostics = project_diagnostics(summaries, settings)
+    return LintResult(diagnostics=diagnostics, files=len(files), notices=notices)
+
+
+def summarize_files(files: list[SourceFile], settings: Settings, jobs: int | None, use_cache: bool):
+    cache = SummaryCache(Path(settings.cache_dir) if settings.cache_dir else settings.base_dir / ".tclint_cache") if use_cache else None
+    notices: list[str] = []
+    summaries: list[FileSummary | None] = [None] * len(files)
+    todo: list[tuple[int, str | None, tuple]] = []
+    for i, f in enumerate(files):
+        try:
+            size = f.path.stat().st_size
+            if size > settings.max_file_size:
+                notices.append(f"{f.display}: skipped, {size} bytes is over max-file-size ({settings.max_file_size})")
+                continue
+            data = f.path.read_bytes()
+        except OSError as exc:
+            notices.append(f"{f.display}: cannot read: {exc.strerror or exc}")
+            continue
+        key = summary_key(data, f.display, f.module, f.is_package) if cache else None
+        cached = cache.get(key) if cache else None
+        if cached is not None:
+            summaries[i] = cached
+        else:
+            todo.append((i, key, (data, f.display, f.module, f.is_package)))
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if workers > 1 and len(todo) > 8:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            results = pool.map(_summarize_job, [job for _, _, job in todo], chunksize=max(1, len(todo) // (workers * 8)))
+            fresh = list(results)
+    else:
+        fresh = [_summarize_job(job) for _, _, job in todo]
+    for (i, key, _), summary in zip(todo, fresh):
+        summaries[i] = summary
+        if cache is not None:
+            cache.put(key, summary)
+    return [s for s in summaries if s is not None], notices
+
+
+def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> list[Diagnostic]:
+    rules = all_rules()
+    index = regions.ProjectIndex(summaries)
+    found_config: dict[str, object] = {}
+    for fs in summaries:
+        found_config.update(fs.dynamo_config)
+    dynamo = settings.dynamo.merged(found_config)
+    enabled = {code for code, rule in rules.items() if rule.enabled(dynamo)}
+    roots = regions.find_roots(index, settings.assume_forward_compiled, list(settings.roots))
+    reached = regions.reach(index, roots)
+
+    raw: list[Diagnostic] = []
+    for fs in summaries:
+        if fs.syntax_error:
+            message, span = fs.syntax_error
+            raw.append(_make(rules["TC001"], fs.path, span, message, ()))
+        for cand in fs.module_candidates:
+            if cand.code in enabled:
+                raw.append(_from_candidate(rules[cand.code], fs.path, cand, ()))
+    for key, how in reached.items():
+        fs, fn = index.functions[key]
+        if fn.disabled:
+            continue
+        chain = None
+        for cand in fn.candidates:
+            if cand.code not in enabled:
+                continue
+            if cand.condition is not None and not index.condition_holds(cand.condition):
+                continue
+            chain = chain if chain is not None else _chain(index, reached, key)
+            raw.append(_from_candidate(rules[cand.code], fs.path, cand, chain))
+        for site in fn.calls:
+            for callee in index.resolve_ref(site.ref):
+                callee_fn = index.functions[callee][1]
+                if callee_fn.disabled:
+                    chain = chain if chain is not None else _chain(index, reached, key)
+                    rule = rules[DISABLED_CALL]
+                    is_method = not site.ref.startswith("f:")
+                    gb = rule.method_break if is_method else rule.graph_break
+                    msg = f"`{callee_fn.name}` is wrapped in torch.compiler.disable: calling it ends the graph"
+                    raw.append(_make(rule, fs.path, site.span, msg, chain, gb=gb))
+                    break
+    return finalize(raw, summaries, settings)
+
+
+def _chain(index, reached, key) -> tuple[ChainStep, ...]:
+    steps = regions.chain_of(index, reached, key)
+    out = []
+    root_key, root_reach = steps[0]
+    fs, fn = index.functions[root_key]
+    out.append(ChainStep(fs.path, fn.span.line, fn.span.column, f"{_short(fs, root_key)}: {root_reach.root.reason}"))
+    for callee_key, how in steps[1:]:
+        cfs, _ = index.functions[callee_key]
+        out.append(ChainStep(how.path, how.line, how.column, f"calls {_short(cfs, callee_key)}"))
+    return tuple(out)
+
+
+def _short(fs: FileSummary, key: str) -> str:
+    prefix = fs.module + "."
+    return key[len(prefix):] if fs.module and key.startswith(prefix) else key
+
+
+def _chain_text(chain: tuple[ChainStep, ...]) -> str:
+    if len(chain) < 2:
+        return ""
+    root = chain[0].label
+    via = " → ".join(step.label.removeprefix("calls ") for step in chain[1:])
+    return f" (in {via}, reached from {root})"
+
+
+def _from_candidate(rule, path: str, cand: Candidate, chain) -> Diagnostic:
+    return _make(rule, path, cand.span, cand.message, chain, fix=cand.fix)
+
+
+def _make(rule, path, span, message, chain, fix=None, gb=None) -> Diagnostic:
+    gb = gb or rule.graph_break
+    return Diagnostic(
+        path=path,
+        span=span,
+        code=rule.code,
+        name=rule.name,
+        severity=rule.severity,
+        message=message + _chain_text(chain),
+        gb_type=gb.gb_type if gb else None,
+        gb_id=gb.gb_id if gb else None,
+        url=gb_url(gb.gb_id) if gb else None,
+        chain=tuple(chain),
+        fix=fix,
+    )
+
+
+def finalize(raw: list[Diagnostic], summaries: list[FileSummary], settings: Settings) -> list[Diagnostic]:
+    """Selection, per-file ignores, severities and suppressions (with their own findings)."""
+    rules = all_rules()
+    by_path: dict[str, list[Diagnostic]] = {}
+    seen = set()
+    for d in raw:
+        ident = (d.path, d.span, d.code)
+        if ident in seen:
+            continue
+        seen.add(ident)
+        if not is_selected(d.code, settings) or ignored_for_file(d.code, d.path, settings):
+            continue
+        by_path.setdefault(d.path, []).append(d)
+    out: list[Diagnostic] = []
+    known = frozenset(rules)
+    for fs in summaries:
+        diags = by_path.pop(fs.path, [])
+        kept, meta = _apply_suppressions(fs, diags, known, settings)
+        out.extend(kept)
+        out.extend(meta)
+    for rest in by_path.values():
+        out.extend(rest)
+    final = []
+    for d in out:
+        sev = severity_for(d.code, rules[d.code].severity, settings)
+        final.append(d.with_changes(severity=sev) if sev != d.severity else d)
+    final.sort(key=Diagnostic.sort_key)
+    return final
+
+
+def _apply_suppressions(fs: FileSummary, diags: list[Diagnostic], known: frozenset, settings: Settings):
+    if not fs.suppressions:
+        return diags, []
+    used: set[tuple[int, str | None]] = set()
+    by_line: dict[int, list] = {}
+    file_level = []
+    for s in fs.suppressions:
+        if s.file_level:
+            file_level.append(s)
+        else:
+            by_line.setdefault(s.line, []).append(s)
+    kept = []
+    for d in diags:
+        suppressed = False
+        candidates = list(by_line.get(d.line, [])) + [s for s in by_line.get(d.line - 1, []) if s.own_line] + file_level
+        for s in candidates:
+            if s.codes is None:
+                suppressed = True
+                used.add((id(s), None))
+            elif d.code in s.codes:
+                suppressed = True
+                used.add((id(s), d.code))
+        if not suppressed:
+            kept.append(d)
+    meta = []
+    rules = all_rules()
+    for s in fs.suppressions:
+        if not s.ours:
+            continue
+        if s.codes is None:
+            if (id(s), None) not in used:
+                meta.append(_meta(rules["TC002"], fs.path, s.span, "unused suppression: nothing to ignore here"))
+            continue
+        for code in s.codes:
+            if code not in known:
+                meta.append(_meta(rules["TC003"], fs.path, s.span, f"unknown rule code `{code}` in suppression"))
+            elif (id(s), code) not in used and is_selected(code, settings):
+                meta.append(_meta(rules["TC002"], fs.path, s.span, f"unused suppression for {code}"))
+    meta = [m for m in meta if is_selected(m.code, settings)]
+    return kept, meta
+
+
+def _meta(rule, path, span, message) -> Diagnostic:
+    return _make(rule, path, span, message, ())
+

@@ -1,0 +1,253 @@
+"""Phase 2: the project index, the compiled regions, and the findings they keep.
+
+Runs on FileSummaries only. Roots are compiled functions, compiled modules' forwards,
+every nn.Module forward (unless `assume-forward-compiled = false`), forward hooks and
+configured roots; a breadth-first walk over resolved calls gives every function in a
+compiled region together with the chain of calls that reaches it.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from tclint.analyzer.summary import CallRef, ClassSummary, FileSummary, FunctionSummary
+
+MODULE_BASES = ("torch.nn.Module", "torch.nn.modules.module.Module")
+AUTOGRAD_FUNCTION_BASES = ("torch.autograd.Function", "torch.autograd.function.Function")
+
+
+@dataclass(frozen=True)
+class Root:
+    function: str
+    reason: str  # "compiled at train.py:40", "nn.Module forward", ...
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How a function is reached: from `caller` through a call at `path:line`."""
+
+    caller: str | None
+    path: str
+    line: int
+    column: int
+    root: Root
+
+
+class ProjectIndex:
+    def __init__(self, files: list[FileSummary]):
+        self.files = files
+        self.modules: dict[str, FileSummary] = {}
+        self.functions: dict[str, tuple[FileSummary, FunctionSummary]] = {}
+        self.classes: dict[str, tuple[FileSummary, ClassSummary]] = {}
+        for fs in files:
+            self.modules.setdefault(fs.module, fs)
+            for key, fn in fs.functions.items():
+                self.functions.setdefault(key, (fs, fn))
+            for key, cls in fs.classes.items():
+                self.classes.setdefault(key, (fs, cls))
+        self._mro: dict[str, list[str]] = {}
+        self._returns: dict[str, bool] = {}
+
+    # -- names ----------------------------------------------------------------------
+    def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[str, str] | None:
+        """("function" | "class", key) for a dotted name, following re-exports."""
+        if dotted in self.functions:
+            return "function", dotted
+        if dotted in self.classes:
+            return "class", dotted
+        if depth > 8:
+            return None
+        parts = dotted.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:i])
+            fs = self.modules.get(module)
+            if fs is None:
+                continue
+            alias = fs.imports.get(parts[i])
+            if alias is None:
+                return None
+            return self.resolve_dotted(".".join([alias, *parts[i + 1:]]), depth + 1)
+        return None
+
+    def mro(self, class_key: str) -> list[str]:
+        cached = self._mro.get(class_key)
+        if cached is not None:
+            return cached
+        self._mro[class_key] = [class_key]  # guards against cyclic bases
+        order = [class_key]
+        _, cls = self.classes[class_key]
+        for base in cls.bases:
+            resolved = self.resolve_dotted(base)
+            if resolved and resolved[0] == "class":
+                for k in self.mro(resolved[1]):
+                    if k not in order:
+                        order.append(k)
+        self._mro[class_key] = order
+        return order
+
+    def external_bases(self, class_key: str) -> list[str]:
+        out = []
+        for k in self.mro(class_key):
+            for base in self.classes[k][1].bases:
+                resolved = self.resolve_dotted(base)
+                if not resolved or resolved[0] != "class":
+                    out.append(base)
+        return out
+
+    def is_module_class(self, class_key: str) -> bool:
+        external = self.external_bases(class_key)
+        if any(b in AUTOGRAD_FUNCTION_BASES or b.endswith("autograd.Function") for b in external):
+            return False
+        if any(b in MODULE_BASES or (b.startswith("torch.nn.") and b.rsplit(".", 1)[1][:1].isupper()) for b in external):
+            return True
+        # A class with a forward and a base outside the linted tree (e.g. a library's
+        # PreTrainedModel) is treated as a module.
+        return any(b not in ("object",) for b in external) and self.method(class_key, "forward") is not None
+
+    def method(self, class_key: str, name: str, skip_first: bool = False) -> str | None:
+        order = self.mro(class_key)
+        for k in order[1:] if skip_first else order:
+            key = self.classes[k][1].methods.get(name)
+            if key is not None:
+                return key
+        return None
+
+    def submodule_class(self, class_key: str, attr: str) -> str | None:
+        for k in self.mro(class_key):
+            target = self.classes[k][1].submodules.get(attr)
+            if target is not None:
+                resolved = self.resolve_dotted(target)
+                if resolved and resolved[0] == "class":
+                    return resolved[1]
+        return None
+
+    def resolve_ref(self, ref: CallRef) -> list[str]:
+        """The function keys a call reference can run."""
+        kind, _, rest = ref.partition(":")
+        if kind == "f":
+            resolved = self.resolve_dotted(rest)
+            if resolved is None:
+                return []
+            if resolved[0] == "function":
+                return [resolved[1]]
+            init = self.method(resolved[1], "__init__")
+            return [init] if init else []
+        class_name, _, name = rest.rpartition(":")
+        resolved = self.resolve_dotted(class_name)
+        if not resolved or resolved[0] != "class":
+            return []
+        cls = resolved[1]
+        if kind == "s":
+            found = self.method(cls, name, skip_first=True)
+            return [found] if found else []
+        found = self.method(cls, name)
+        if found:
+            return [found]
+        sub = self.submodule_class(cls, name)
+        if sub is not None:
+            fwd = self.method(sub, "forward")
+            return [fwd] if fwd else []
+        return []
+
+    def returns_tensor(self, key: str, _active: set | None = None) -> bool:
+        if key in self._returns:
+            return self._returns[key]
+        active = _active if _active is not None else set()
+        if key in active:
+            return False
+        active.add(key)
+        fn = self.functions[key][1]
+        result = fn.returns == "tensor" or (isinstance(fn.returns, frozenset) and self.condition_holds(fn.returns, active))
+        active.discard(key)
+        self._returns[key] = result
+        return result
+
+    def condition_holds(self, condition, _active: set | None = None) -> bool:
+        for ref in condition:
+            if ref.startswith("m:") and self._is_submodule_call(ref):
+                return True
+            for key in self.resolve_ref(ref):
+                if self.functions[key][1].name != "__init__" and self.returns_tensor(key, _active):
+                    return True
+        return False
+
+    def _is_submodule_call(self, ref: CallRef) -> bool:
+        class_name, _, name = ref[2:].rpartition(":")
+        resolved = self.resolve_dotted(class_name)
+        return bool(resolved and resolved[0] == "class" and self.method(resolved[1], name) is None
+                    and self.submodule_class(resolved[1], name) is not None)
+
+
+def find_roots(index: ProjectIndex, assume_forward_compiled: bool, configured: list[str]) -> list[Root]:
+    roots: list[Root] = []
+    for fs in index.files:
+        for site in fs.compile_sites:
+            where = f"compiled at {fs.path}:{site.span.line}"
+            for key in _compile_targets(index, site.target):
+                roots.append(Root(key, where))
+        for ref in fs.hook_functions:
+            for key in index.resolve_ref(ref):
+                roots.append(Root(key, "registered as a module hook"))
+    if assume_forward_compiled:
+        for key, (fs, cls) in index.classes.items():
+            fwd = cls.methods.get("forward")
+            if fwd is not None and index.is_module_class(key):
+                roots.append(Root(fwd, "an nn.Module forward, assumed compiled"))
+    for spec in configured:
+        key = spec.replace(":", ".")
+        if key in index.functions:
+            roots.append(Root(key, "a configured root"))
+        elif key in index.classes:
+            fwd = index.method(key, "forward")
+            if fwd:
+                roots.append(Root(fwd, "a configured root"))
+    return roots
+
+
+def _compile_targets(index: ProjectIndex, ref: CallRef) -> list[str]:
+    if ref.startswith("f:"):
+        resolved = index.resolve_dotted(ref[2:])
+        if resolved is None:
+            return []
+        if resolved[0] == "function":
+            return [resolved[1]]
+        fwd = index.method(resolved[1], "forward")
+        return [fwd] if fwd else []
+    return index.resolve_ref(ref)
+
+
+def reach(index: ProjectIndex, roots: list[Root]) -> dict[str, Reach]:
+    """Every function in a compiled region, with how it is first reached."""
+    reached: dict[str, Reach] = {}
+    queue: deque[str] = deque()
+    # Explicit compile sites first, so chains name them rather than the forward assumption.
+    for root in sorted(roots, key=lambda r: 0 if r.reason.startswith("compiled") else 1):
+        if root.function in reached or root.function not in index.functions:
+            continue
+        fs, _ = index.functions[root.function]
+        reached[root.function] = Reach(None, fs.path, 0, 0, root)
+        queue.append(root.function)
+    while queue:
+        key = queue.popleft()
+        fs, fn = index.functions[key]
+        if fn.disabled:
+            continue  # Dynamo does not trace into torch.compiler.disable'd functions
+        for site in fn.calls:
+            for callee in index.resolve_ref(site.ref):
+                if callee in reached:
+                    continue
+                reached[callee] = Reach(key, fs.path, site.span.line, site.span.column, reached[key].root)
+                queue.append(callee)
+    return reached
+
+
+def chain_of(index: ProjectIndex, reached: dict[str, Reach], key: str) -> list[tuple[str, Reach]]:
+    """[(function key, how it is reached)] from the root down to `key`."""
+    steps = []
+    seen = set()
+    while key is not None and key not in seen:
+        seen.add(key)
+        r = reached[key]
+        steps.append((key, r))
+        key = r.caller
+    return list(reversed(steps))

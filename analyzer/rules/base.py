@@ -1,0 +1,75 @@
+"""What a rule is: one small class with its code, its docs and its examples.
+
+A rule subclasses :class:`Rule`, sets the class attributes, and defines ``visit_<Node>``
+(and ``leave_<Node>``) methods like a libcst visitor; every rule runs in the same single
+pass over a file. ``self.facts`` answers tensor/static questions for the current scope and
+``self.report`` records a finding. VALID and INVALID examples are part of the rule: the
+test suite lints each one, and runs each runnable one under Dynamo to check the verdict.
+"""
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+import libcst as cst
+
+from tclint.analyzer.diagnostic import Fix, Severity
+from tclint.analyzer.knowledge.hazards import GraphBreak
+
+if TYPE_CHECKING:
+    from tclint.analyzer.dynamo_settings import DynamoSettings
+    from tclint.analyzer.file_analysis import FileAnalyzer
+
+
+@dataclass(frozen=True)
+class Example:
+    """A snippet for a rule's docs and tests.
+
+    ``call`` is a Python expression evaluated after the snippet runs; with it, the test
+    suite runs the snippet under Dynamo and checks that it breaks (INVALID) or not (VALID).
+    """
+
+    code: str
+    call: str | None = None
+
+    @property
+    def source(self) -> str:
+        return textwrap.dedent(self.code).strip("\n") + "\n"
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    message: ClassVar[str]
+    graph_break: ClassVar[GraphBreak | None] = None
+    # Other Gb_types the same pattern produces in some spellings (checked by the tests).
+    also_predicts: ClassVar[tuple[GraphBreak, ...]] = ()
+    severity: ClassVar[Severity] = Severity.WARNING
+    # "function": visits only nodes inside function bodies; "module": every node.
+    scope: ClassVar[str] = "function"
+    VALID: ClassVar[list[Example]] = []
+    INVALID: ClassVar[list[Example]] = []
+
+    def __init__(self, analyzer: FileAnalyzer):
+        self.analyzer = analyzer
+        self.facts = analyzer.facts
+
+    @classmethod
+    def enabled(cls, dynamo: DynamoSettings) -> bool:
+        """False when Dynamo's configuration makes the pattern traceable."""
+        return True
+
+    def report(
+        self,
+        node: cst.CSTNode,
+        message: str | None = None,
+        *,
+        condition: frozenset | None = None,
+        fix: Fix | None = None,
+    ) -> None:
+        self.analyzer.add_candidate(self.code, node, message or self.message, condition, fix)
+
+    @classmethod
+    def doc(cls) -> str:
+        return textwrap.dedent(cls.__doc__ or "").strip()

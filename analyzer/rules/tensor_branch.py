@@ -1,0 +1,115 @@
+import libcst as cst
+
+from tclint.analyzer.knowledge import hazards
+from tclint.analyzer.rules.base import Example, Rule
+
+
+class TensorBranch(Rule):
+    """
+    ## What it does
+    Flags `if`, `while`, conditional expressions, `and`/`or`/`not` and comprehension
+    filters whose condition is a tensor value inside a compiled region.
+
+    ## Why is this bad?
+    Dynamo records one straight-line graph. A Python branch on tensor *data* cannot be
+    decided while tracing, so Dynamo ends the graph, runs the condition eagerly and
+    resumes in a new graph. Branching on shapes, dtypes, `self.training` or config
+    values is fine: those are static and Dynamo guards on them.
+
+    ## Example
+    ```python
+    if torch.isnan(scores).any():
+        scores = torch.nan_to_num(scores)
+    ```
+
+    ## Use instead
+    ```python
+    scores = torch.nan_to_num(scores)          # or torch.where(cond, a, b)
+    ```
+    For genuinely different computations use `torch.cond(pred, true_fn, false_fn, operands)`.
+    """
+
+    code = "TC101"
+    name = "tensor-branch"
+    message = "branching on a tensor value breaks the graph"
+    graph_break = hazards.BRANCHING
+
+    VALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                if x.dim() == 2 and x.shape[0] > 1:
+                    x = x * 2
+                return x if x.dtype == torch.float32 else x.float()
+        """, call="f(torch.randn(3, 4))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                return torch.where(x.sum() > 0, x, -x)
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            import torch.nn as nn
+            class M(nn.Module):
+                def forward(self, x, mask=None):
+                    if self.training and mask is not None:
+                        x = x * mask
+                    return x
+        """, call="torch.compile(M())(torch.randn(3), torch.ones(3))"),
+    ]
+    INVALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                if x.sum() > 0:
+                    return x
+                return -x
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                while x.abs().max() > 1:
+                    x = x / 2
+                return x
+        """, call="f(torch.randn(3) * 10)"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                return x if x.mean() > 0 else -x
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                if not torch.isnan(x).any():
+                    return x
+                return x.nan_to_num()
+        """, call="f(torch.randn(3))"),
+    ]
+
+    def _check(self, test: cst.BaseExpression) -> None:
+        cond = self.facts.tensor_condition(test)
+        if cond is None:
+            return
+        self.report(test, condition=None if cond is True else cond)
+
+    def visit_If(self, node: cst.If) -> None:
+        self._check(node.test)
+
+    def visit_While(self, node: cst.While) -> None:
+        self._check(node.test)
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        self._check(node.test)
+
+    def visit_CompIf(self, node: cst.CompIf) -> None:
+        self._check(node.test)
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        # `a and b` tests the truth of `a` (and of `b` when the result is itself tested).
+        self._check(node.left)

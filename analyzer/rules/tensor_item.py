@@ -1,0 +1,74 @@
+import libcst as cst
+
+from tclint.analyzer.knowledge import hazards
+from tclint.analyzer.rules.base import Example, Rule
+
+
+class TensorItem(Rule):
+    """
+    ## What it does
+    Flags `tensor.item()` inside a compiled region.
+
+    ## Why is this bad?
+    `.item()` copies one value out of the tensor into a Python number. With Dynamo's
+    default `capture_scalar_outputs=False` that value cannot be traced, so the graph ends
+    at the call.
+
+    ## Example
+    ```python
+    correct = (pred == target).sum().item()
+    return correct / target.numel()
+    ```
+
+    ## Use instead
+    ```python
+    return (pred == target).sum() / target.numel()   # stay a tensor; call .item() outside
+    ```
+    Or set `torch._dynamo.config.capture_scalar_outputs = True`.
+    """
+
+    code = "TC102"
+    name = "tensor-item"
+    message = "`.item()` converts a tensor to a Python number and breaks the graph"
+    graph_break = hazards.ITEM
+
+    VALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                return x.sum() / x.numel()
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            def summarize(x):
+                return x.sum().item()  # not reached from a compiled region
+            @torch.compile
+            def f(x):
+                return x * 2
+        """, call="f(torch.randn(3))"),
+    ]
+    INVALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(logits, target):
+                correct = (logits.argmax(-1) == target).sum().item()
+                return correct / target.numel()
+        """, call="f(torch.randn(4, 3), torch.tensor([0, 1, 2, 0]))"),
+    ]
+
+    @classmethod
+    def enabled(cls, dynamo) -> bool:
+        return not dynamo.capture_scalar_outputs
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "item" and not node.args):
+            return
+        receiver = func.value
+        cond = self.facts.tensor_condition(receiver)
+        if cond is None and self.facts.kind(receiver) not in (0, 5):
+            return
+        # `.item()` exists on tensors and NumPy scalars only: flag unknown receivers too.
+        self.report(node, condition=None if cond in (True, None) else cond)

@@ -1,0 +1,86 @@
+"""Per-file summaries: what phase 1 (one parse, one visitor pass) hands to the project phase.
+
+Everything here is small and picklable so it can cross process boundaries and be cached
+by content hash; the project phase never looks at syntax trees.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tclint.analyzer.diagnostic import Fix, Span
+
+# A call reference names a callee the project phase resolves across files:
+#   "f:pkg.mod.name"          a module-level function or class (by qualified name)
+#   "m:pkg.mod:Class:method"  a method looked up along Class's bases
+#   "s:pkg.mod:Class:method"  super().method from Class
+#   "a:pkg.mod:Class:attr"    calling the submodule stored in self.attr
+CallRef = str
+# A tensor condition: the finding holds if any of these callees returns a tensor.
+Condition = frozenset  # frozenset[CallRef]
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A finding predicted in a function; kept if the function is in a compiled region."""
+
+    code: str
+    span: Span
+    message: str
+    condition: Condition | None = None
+    fix: Fix | None = None
+    # Findings outside any function (e.g. recompilation hazards) are reported as is.
+    always: bool = False
+
+
+@dataclass(slots=True)
+class CallSite:
+    ref: CallRef
+    span: Span
+
+
+@dataclass(slots=True)
+class FunctionSummary:
+    key: str  # "pkg.mod:Class.method"
+    name: str
+    span: Span  # the name in the def, for chain steps
+    class_key: str | None
+    compiled: bool = False  # decorated with torch.compile
+    disabled: bool = False  # decorated with torch.compiler.disable / torch._dynamo.disable
+    calls: list[CallSite] = field(default_factory=list)
+    candidates: list[Candidate] = field(default_factory=list)
+    # What the function returns: "tensor", "static", "unknown", or a Condition.
+    returns: object = "unknown"
+
+
+@dataclass(slots=True)
+class ClassSummary:
+    key: str  # "pkg.mod:Class"
+    name: str
+    bases: list[str]  # qualified names, as far as imports tell
+    methods: dict[str, str] = field(default_factory=dict)  # name -> function key
+    submodules: dict[str, CallRef] = field(default_factory=dict)  # self.attr -> "f:..." class ref
+
+
+@dataclass(slots=True)
+class CompileSite:
+    """`torch.compile(x)`, `@torch.compile` or `x.compile()`: the target and where it happens."""
+
+    target: CallRef  # a function ref, or a class ref ("f:pkg.mod.Class") meaning its forward
+    span: Span
+
+
+@dataclass(slots=True)
+class FileSummary:
+    path: str
+    module: str
+    functions: dict[str, FunctionSummary] = field(default_factory=dict)
+    classes: dict[str, ClassSummary] = field(default_factory=dict)
+    # module-level names bound by imports: local name -> qualified name (re-exports)
+    imports: dict[str, str] = field(default_factory=dict)
+    compile_sites: list[CompileSite] = field(default_factory=list)
+    hook_functions: list[CallRef] = field(default_factory=list)
+    module_candidates: list[Candidate] = field(default_factory=list)
+    # Dynamo config assignments found at module level (e.g. capture_scalar_outputs=True)
+    dynamo_config: dict[str, object] = field(default_factory=dict)
+    syntax_error: tuple[str, Span] | None = None
+    suppressions: list = field(default_factory=list)  # suppressions.Suppression

@@ -1,0 +1,372 @@
+"""Which values are tensors and which are static under Dynamo, inferred from the source.
+
+A kind is one of the small ints below, or a Condition (a frozenset of call references)
+meaning "a tensor if one of these project functions returns a tensor"; the project phase
+resolves conditions across files. When the analyzer does not know, the kind is UNKNOWN and
+no rule flags on it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tclint.analyzer.knowledge import tensor_api as api
+from tclint.analyzer.names import ImportTable, dotted_name
+
+UNKNOWN = 0
+STATIC = 1  # a Python value Dynamo specializes on: shapes, dtypes, config, constants
+TENSOR = 2
+BOOL_TENSOR = 3  # a tensor known to hold booleans (a mask)
+MODULE = 4  # an nn.Module instance
+INPUT = 5  # an un-annotated input of a compiled function: almost always a tensor
+
+TENSORS = (TENSOR, BOOL_TENSOR, INPUT)
+
+# Input parameter names that conventionally hold something other than a tensor.
+_NON_TENSOR_INPUT_NAMES = frozenset({
+    "model", "module", "net", "network", "config", "cfg", "conf", "args", "kwargs", "opt",
+    "optimizer", "fn", "func", "callback", "criterion", "loss_fn", "name", "mode", "step",
+    "training", "self", "cls", "device", "dtype", "generator", "layer", "block", "state",
+})
+
+
+def is_tensor(kind) -> bool:
+    return kind in TENSORS
+
+
+@dataclass
+class ClassScope:
+    key: str
+    name: str
+    attrs: dict[str, object] = field(default_factory=dict)  # self.attr -> kind
+    attr_classes: dict[str, str] = field(default_factory=dict)  # self.attr -> dotted class
+
+
+@dataclass
+class FunctionScope:
+    key: str
+    name: str
+    node: cst.FunctionDef
+    class_scope: ClassScope | None
+    parent: FunctionScope | None
+    root_like: bool
+    env: dict[str, object] = field(default_factory=dict)
+    instance_classes: dict[str, str] = field(default_factory=dict)  # local var -> dotted class
+    returns: list[object] = field(default_factory=list)
+    self_name: str | None = None
+
+    def lookup(self, name: str):
+        scope: FunctionScope | None = self
+        while scope is not None:
+            if name in scope.env:
+                return scope.env[name]
+            scope = scope.parent
+        return None
+
+
+def combine(a, b):
+    """The kind of an arithmetic combination of two values."""
+    if a in TENSORS or b in TENSORS:
+        return TENSOR
+    a_cond = isinstance(a, frozenset)
+    b_cond = isinstance(b, frozenset)
+    if a_cond or b_cond:
+        if a_cond and b_cond:
+            return a | b
+        other = b if a_cond else a
+        if other == STATIC:
+            return a if a_cond else b
+        return UNKNOWN
+    if a == STATIC and b == STATIC:
+        return STATIC
+    return UNKNOWN
+
+
+def join(a, b):
+    """The kind of a value that is either `a` or `b` (branches, reassignments)."""
+    if a == b:
+        return a
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if a in TENSORS and b in TENSORS:
+        return TENSOR
+    if isinstance(a, frozenset) and isinstance(b, frozenset):
+        return a | b
+    return UNKNOWN
+
+
+class Facts:
+    """Answers "what kind of value is this expression?" for the visitor's current scope."""
+
+    def __init__(self, module: str, imports: ImportTable):
+        self.module = module
+        self.imports = imports
+        self.module_names: dict[str, object] = {}  # module-level assigned names -> kind
+        self.local_defs: set[str] = set()  # module-level def/class names
+        self.local_classes: set[str] = set()
+        self.function: FunctionScope | None = None
+        self.class_scope: ClassScope | None = None
+        self._memo: dict[int, object] = {}
+
+    # -- names -----------------------------------------------------------------
+    def qualname(self, node: cst.BaseExpression) -> str | None:
+        dotted = dotted_name(node)
+        if dotted is None:
+            return None
+        head = dotted.partition(".")[0]
+        if self.function is not None and self.function.lookup(head) is not None:
+            return None  # a local variable shadows imports
+        if head in self.local_defs:
+            return f"{self.module}.{dotted}" if self.module else dotted
+        return self.imports.qualify(dotted)
+
+    def is_self(self, node: cst.BaseExpression) -> bool:
+        return (
+            isinstance(node, cst.Name)
+            and self.function is not None
+            and node.value == self.function.self_name
+            and self.function.class_scope is not None
+        )
+
+    # -- kinds -----------------------------------------------------------------
+    def kind(self, node: cst.BaseExpression):
+        key = id(node)
+        memo = self._memo
+        if key in memo:
+            return memo[key]
+        result = self._kind(node)
+        memo[key] = result
+        return result
+
+    def reset_memo(self) -> None:
+        self._memo.clear()
+
+    def tensor_condition(self, node: cst.BaseExpression):
+        """True if `node` is a tensor, a Condition if it may be, None otherwise."""
+        k = self.kind(node)
+        if k in (TENSOR, BOOL_TENSOR):
+            return True
+        if isinstance(k, frozenset):
+            return k
+        return None
+
+    def _kind(self, node):
+        if isinstance(node, cst.Name):
+            return self._name_kind(node)
+        if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString,
+                             cst.ConcatenatedString, cst.FormattedString, cst.Lambda)):
+            return STATIC
+        if isinstance(node, cst.Attribute):
+            return self._attribute_kind(node)
+        if isinstance(node, cst.Call):
+            return self._call_kind(node)
+        if isinstance(node, cst.BinaryOperation):
+            return combine(self.kind(node.left), self.kind(node.right))
+        if isinstance(node, cst.Comparison):
+            return self._comparison_kind(node)
+        if isinstance(node, cst.UnaryOperation):
+            inner = self.kind(node.expression)
+            if isinstance(node.operator, cst.Not):
+                return BOOL_TENSOR if inner in TENSORS else (inner if isinstance(inner, frozenset) else STATIC)
+            return TENSOR if inner == INPUT else inner
+        if isinstance(node, cst.BooleanOperation):
+            return combine(self.kind(node.left), self.kind(node.right))
+        if isinstance(node, cst.Subscript):
+            return self._subscript_kind(node)
+        if isinstance(node, cst.IfExp):
+            return join(self.kind(node.body), self.kind(node.orelse))
+        if isinstance(node, (cst.Tuple, cst.List, cst.Set, cst.Dict, cst.ListComp,
+                             cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+            return STATIC  # a container: its truthiness is static even if it holds tensors
+        if isinstance(node, cst.NamedExpr):
+            return self.kind(node.value)
+        return UNKNOWN
+
+    def _name_kind(self, node: cst.Name):
+        name = node.value
+        if name in ("True", "False", "None"):
+            return STATIC
+        if self.function is not None:
+            k = self.function.lookup(name)
+            if k is not None:
+                return k
+        k = self.module_names.get(name)
+        if k is not None:
+            return k
+        return UNKNOWN
+
+    def _attribute_kind(self, node: cst.Attribute):
+        attr = node.attr.value
+        if self.is_self(node.value):
+            if attr == "training":
+                return STATIC
+            cls = self.function.class_scope
+            k = cls.attrs.get(attr)
+            return UNKNOWN if k is None else k
+        qual = self.qualname(node)
+        if qual is not None and qual.startswith("torch."):
+            return STATIC  # torch.float32, torch.nn.functional as a value, ...
+        base = self.kind(node.value)
+        if attr in api.STATIC_TENSOR_ATTRS:
+            return STATIC if base in TENSORS or base in (UNKNOWN, STATIC) or isinstance(base, frozenset) else UNKNOWN
+        if base in TENSORS:
+            return TENSOR if attr in api.TENSOR_TENSOR_ATTRS else UNKNOWN
+        if base == MODULE and attr in ("weight", "bias"):
+            return TENSOR
+        if base == STATIC:
+            return STATIC
+        return UNKNOWN
+
+    def _comparison_kind(self, node: cst.Comparison):
+        result = self.kind(node.left)
+        for target in node.comparisons:
+            if isinstance(target.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)):
+                return STATIC
+            result = combine(result, self.kind(target.comparator))
+        if result in TENSORS:
+            return BOOL_TENSOR
+        return result
+
+    def _subscript_kind(self, node: cst.Subscript):
+        base = self.kind(node.value)
+        if base in TENSORS:
+            return TENSOR
+        if base == MODULE:
+            return MODULE
+        if base == STATIC:
+            return STATIC
+        return UNKNOWN
+
+    def _call_kind(self, node: cst.Call):
+        func = node.func
+        qual = self.qualname(func)
+        if qual is not None:
+            return self._qualified_call_kind(qual, node)
+        if isinstance(func, cst.Attribute):
+            method = func.attr.value
+            receiver = func.value
+            if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super":
+                return self._project_call(f"s:{self._class_dotted()}:{method}") if self._class_dotted() else UNKNOWN
+            if self.is_self(receiver):
+                cls = self.function.class_scope
+                if cls.attrs.get(method) == MODULE:
+                    return TENSOR
+                return self._project_call(f"m:{self._class_dotted()}:{method}")
+            base = self.kind(receiver)
+            if base in TENSORS:
+                if method in api.STATIC_TENSOR_METHODS:
+                    return STATIC
+                if method == "type" and not node.args:
+                    return STATIC
+                return TENSOR
+            if base == MODULE:
+                return TENSOR if method in ("forward", "__call__") else UNKNOWN
+            if isinstance(receiver, cst.Name) and self.function is not None:
+                cls_name = self.function.instance_classes.get(receiver.value)
+                if cls_name is not None:
+                    return self._project_call(f"m:{cls_name}:{method}")
+            if method in api.STATIC_TENSOR_METHODS and method not in ("item", "tolist"):
+                return STATIC if base in (UNKNOWN, STATIC) else UNKNOWN
+            if base == UNKNOWN and method in api.TENSORISH_METHODS:
+                return TENSOR
+            if base == STATIC:
+                return STATIC
+            return UNKNOWN
+        if isinstance(func, cst.Name):
+            k = self.kind(func)
+            if k == MODULE:
+                return TENSOR
+        if isinstance(func, cst.Subscript) and self.kind(func.value) == MODULE:
+            return TENSOR  # self.layers[i](x)
+        return UNKNOWN
+
+    def _qualified_call_kind(self, qual: str, node: cst.Call):
+        if qual.startswith("builtins."):
+            return self._builtin_call_kind(qual[9:], node)
+        if qual in api.NON_TENSOR_FUNCTIONS:
+            return STATIC
+        module, _, name = qual.rpartition(".")
+        if module in api.TENSOR_NAMESPACES:
+            if name[:1].isupper():
+                return TENSOR if name.endswith("Tensor") else STATIC
+            if name.startswith(("is_", "get_", "set_", "use_")):
+                return STATIC
+            return TENSOR
+        if module == "torch.nn" and name[:1].isupper():
+            return TENSOR if name == "Parameter" else MODULE
+        if qual.startswith("torch.") or qual.startswith(("math.", "numpy.")):
+            return UNKNOWN
+        if self._is_project_name(qual):
+            return self._project_call(f"f:{qual}")
+        return UNKNOWN
+
+    def _builtin_call_kind(self, name: str, node: cst.Call):
+        if name in ("len", "isinstance", "issubclass", "hasattr", "callable", "id", "type",
+                    "str", "repr", "format", "int", "float", "bool", "complex", "range",
+                    "hash", "round", "divmod"):
+            return STATIC
+        if name in ("abs", "max", "min", "sum", "pow"):
+            kinds = [self.kind(a.value) for a in node.args if a.keyword is None]
+            result = STATIC
+            for k in kinds:
+                result = combine(result, k)
+            return result if node.args else STATIC
+        return UNKNOWN
+
+    def _is_project_name(self, qual: str) -> bool:
+        # Anything not from torch or the standard library might be a project function;
+        # the project phase drops references it cannot resolve.
+        return not qual.startswith(("torch.", "builtins.", "typing.", "collections.", "functools."))
+
+    def _project_call(self, ref: str):
+        return frozenset((ref,))
+
+    def _class_dotted(self) -> str | None:
+        scope = self.function.class_scope if self.function is not None else self.class_scope
+        return scope.key if scope is not None else None
+
+    # -- parameters --------------------------------------------------------------
+    def param_kind(self, param: cst.Param, root_like: bool):
+        annotation = param.annotation.annotation if param.annotation is not None else None
+        if annotation is not None:
+            return self.annotation_kind(annotation)
+        if param.default is not None:
+            default_kind = self.kind(param.default)
+            if isinstance(param.default, cst.Name) and param.default.value == "None":
+                return UNKNOWN
+            return STATIC if default_kind == STATIC else UNKNOWN
+        if root_like and param.name.value not in _NON_TENSOR_INPUT_NAMES:
+            return INPUT
+        return UNKNOWN
+
+    def annotation_kind(self, annotation: cst.BaseExpression):
+        text = dotted_name(annotation)
+        if isinstance(annotation, cst.Subscript):
+            # Optional[Tensor], Union[Tensor, None]
+            text = dotted_name(annotation.value)
+            if text in ("Optional", "typing.Optional", "Union", "typing.Union"):
+                elems = [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
+                kinds = {self.annotation_kind(e) for e in elems} - {STATIC}
+                return TENSOR if kinds == {TENSOR} else UNKNOWN
+            return STATIC if text in ("list", "List", "tuple", "Tuple", "dict", "Dict") else UNKNOWN
+        if isinstance(annotation, cst.BinaryOperation):  # Tensor | None
+            kinds = {self.annotation_kind(annotation.left), self.annotation_kind(annotation.right)} - {STATIC}
+            return TENSOR if kinds == {TENSOR} else UNKNOWN
+        if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
+            return UNKNOWN
+        if text is None:
+            return UNKNOWN
+        if text in ("None",):
+            return STATIC
+        if text in ("int", "float", "bool", "str", "bytes", "complex"):
+            return STATIC
+        qual = self.qualname(annotation) or text
+        if qual in ("torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor",
+                    "torch.nn.Parameter", "Tensor"):
+            return BOOL_TENSOR if qual == "torch.BoolTensor" else TENSOR
+        if qual in ("torch.dtype", "torch.device", "torch.Size"):
+            return STATIC
+        return UNKNOWN

@@ -1,0 +1,1 @@
+"""A small vision transformer, written the way real training code is written."""

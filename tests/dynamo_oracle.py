@@ -1,0 +1,62 @@
+"""Runs snippets under Dynamo and prints every graph break as JSON (used by the tests).
+
+Usage: python dynamo_oracle.py < cases.json, where cases.json is a list of
+{"id", "source", "call"}. Each snippet is written to a file, imported, Dynamo is reset,
+and `call` is evaluated in the module's namespace with a hook on Dynamo's graph-break
+logging (explain() alone misses breaks that close an empty graph).
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import logging
+import os
+import sys
+import tempfile
+import warnings
+
+
+def main() -> None:
+    warnings.simplefilter("ignore")
+    logging.getLogger("torch").setLevel(logging.CRITICAL)
+    import torch
+    import torch._dynamo
+    from torch._dynamo import symbolic_convert as sc
+
+    events: list[tuple[str, str | None, int | None]] = []
+    original = sc.InstructionTranslatorBase.log_graph_break
+
+    def hook(tx, code_options, reason, exc):
+        if not getattr(exc, "logged", False):
+            stack = getattr(exc, "real_stack", None) or torch._guards.TracingContext.extract_stack()
+            frames = [fs for fs in stack if os.path.basename(fs.filename).startswith("tclint_case_")]
+            line = frames[-1].lineno if frames else None
+            events.append((getattr(exc, "gb_type", None) or type(exc).__name__, line))
+        return original(tx, code_options, reason, exc)
+
+    sc.InstructionTranslatorBase.log_graph_break = hook
+    cases = json.load(sys.stdin)
+    results = {}
+    out, sys.stdout = sys.stdout, sys.stderr  # snippets may print
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, case in enumerate(cases):
+            path = os.path.join(tmp, f"tclint_case_{n}.py")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(case["source"])
+            torch._dynamo.reset()
+            events.clear()
+            error = None
+            try:
+                spec = importlib.util.spec_from_file_location(f"tclint_case_{n}", path)
+                module = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(module)
+                torch.manual_seed(0)
+                eval(case["call"], vars(module))
+            except Exception as exc:  # reported, the test decides
+                error = f"{type(exc).__name__}: {exc}"
+            results[case["id"]] = {"breaks": list(events), "error": error}
+    json.dump(results, out)
+
+
+if __name__ == "__main__":
+    main()

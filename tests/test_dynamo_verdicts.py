@@ -1,0 +1,55 @@
+"""Dynamo is the judge: each rule's runnable examples are traced with torch 2.13.
+
+An INVALID example must break the graph with the Gb_type the rule predicts; a VALID
+example must not break at all. Skipped when torch is not installed.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tclint.analyzer.rules import all_rules
+
+pytestmark = pytest.mark.dynamo
+
+if importlib.util.find_spec("torch") is None:
+    pytest.skip("torch is not installed", allow_module_level=True)
+
+
+def _examples():
+    for code, rule in all_rules().items():
+        for kind in ("VALID", "INVALID"):
+            for i, ex in enumerate(getattr(rule, kind)):
+                if ex.call:
+                    yield f"{code}-{kind.lower()}-{i}", rule, kind, ex
+
+
+EXAMPLES = list(_examples())
+
+
+@pytest.fixture(scope="module")
+def verdicts():
+    cases = [{"id": ident, "source": ex.source, "call": ex.call} for ident, _, _, ex in EXAMPLES]
+    proc = subprocess.run(
+        [sys.executable, str(Path(__file__).with_name("dynamo_oracle.py"))],
+        input=json.dumps(cases), capture_output=True, text=True, timeout=1200,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize(("ident", "rule", "kind", "example"), EXAMPLES, ids=[e[0] for e in EXAMPLES])
+def test_dynamo_agrees(verdicts, ident, rule, kind, example):
+    result = verdicts[ident]
+    assert result["error"] is None, f"example failed to run: {result['error']}\n{example.source}"
+    breaks = [gb for gb, _ in result["breaks"]]
+    if kind == "VALID":
+        assert breaks == [], f"Dynamo breaks on a VALID example of {rule.code}: {breaks}\n{example.source}"
+    else:
+        expected = {g.gb_type for g in (rule.graph_break, *rule.also_predicts) if g}
+        assert expected & set(breaks), f"{rule.code} predicts {expected}, Dynamo saw {breaks}\n{example.source}"
