@@ -77,9 +77,10 @@ class FileAnalyzer(cst.CSTVisitor):
     def in_loop(self) -> bool:
         return self._loop_depth[-1] > 0
 
-    def add_candidate(self, code, node, message, condition, fix: Fix | None) -> None:
+    def add_candidate(self, code, node, message, condition, fix: Fix | None, region_only: bool = True) -> None:
+        """Record a finding; region-only findings count only if their function is compiled."""
         fn = self.facts.function
-        if fn is None:
+        if fn is None or not region_only:
             bucket = self.summary.module_candidates
             always = True
         else:

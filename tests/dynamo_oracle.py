@@ -22,6 +22,7 @@ def main() -> None:
     import torch
     import torch._dynamo
     from torch._dynamo import symbolic_convert as sc
+    from torch._dynamo.utils import counters
 
     events: list[tuple[str, str | None, int | None]] = []
     original = sc.InstructionTranslatorBase.log_graph_break
@@ -44,6 +45,7 @@ def main() -> None:
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(case["source"])
             torch._dynamo.reset()
+            counters.clear()
             events.clear()
             error = None
             try:
@@ -54,7 +56,8 @@ def main() -> None:
                 eval(case["call"], vars(module))
             except Exception as exc:  # reported, the test decides
                 error = f"{type(exc).__name__}: {exc}"
-            results[case["id"]] = {"breaks": list(events), "error": error}
+            # frames compiled without a graph break: more than one means recompilation
+            results[case["id"]] = {"breaks": list(events), "error": error, "frames": counters["frames"]["ok"]}
     json.dump(results, out)
 
 

@@ -1,7 +1,8 @@
 """Dynamo is the judge: each rule's runnable examples are traced with torch 2.13.
 
 An INVALID example must break the graph with the Gb_type the rule predicts; a VALID
-example must not break at all. Skipped when torch is not installed.
+example must not break at all. For recompilation rules, an INVALID example must make
+Dynamo compile the same code more than once, a VALID one exactly once. Skipped when torch is not installed.
 """
 from __future__ import annotations
 
@@ -48,6 +49,13 @@ def test_dynamo_agrees(verdicts, ident, rule, kind, example):
     result = verdicts[ident]
     assert result["error"] is None, f"example failed to run: {result['error']}\n{example.source}"
     breaks = [gb for gb, _ in result["breaks"]]
+    if getattr(rule, "recompiles", False):
+        assert breaks == [], f"{rule.code} example breaks the graph: {breaks}\n{example.source}"
+        if kind == "VALID":
+            assert result["frames"] == 1, f"Dynamo recompiled a VALID example of {rule.code}\n{example.source}"
+        else:
+            assert result["frames"] > 1, f"Dynamo did not recompile an INVALID example of {rule.code}\n{example.source}"
+        return
     if kind == "VALID":
         assert breaks == [], f"Dynamo breaks on a VALID example of {rule.code}: {breaks}\n{example.source}"
     else:

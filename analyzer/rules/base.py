@@ -68,7 +68,8 @@ class Rule:
         condition: frozenset | None = None,
         fix: Fix | None = None,
     ) -> None:
-        self.analyzer.add_candidate(self.code, node, message or self.message, condition, fix)
+        self.analyzer.add_candidate(self.code, node, message or self.message, condition, fix,
+                                   region_only=self.scope == "function")
 
     @classmethod
     def doc(cls) -> str:
