@@ -2,6 +2,7 @@
 project, then selection, severities and suppressions. The CLI and the server call this."""
 from __future__ import annotations
 
+import ast
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -38,8 +39,7 @@ def summarize(data: bytes, path: str, module: str, is_package: bool) -> FileSumm
         tree = cst.parse_module(data)
     except cst.ParserSyntaxError as exc:
         summary = FileSummary(path=path, module=module)
-        line, col = exc.raw_line, exc.raw_column + 1
-        summary.syntax_error = (f"syntax error: {exc.message}", Span(line, col, line, col + 1))
+        summary.syntax_error = _syntax_error(data, exc)
         return summary
     except (UnicodeDecodeError, LookupError, SyntaxError, ValueError) as exc:
         summary = FileSummary(path=path, module=module)
@@ -57,6 +57,22 @@ def summarize(data: bytes, path: str, module: str, is_package: bool) -> FileSumm
         text = data.decode("utf-8", errors="replace")
     summary.suppressions = find_suppressions(text)
     return summary
+
+
+def _syntax_error(data: bytes, exc: cst.ParserSyntaxError) -> tuple[str, Span]:
+    """Python's own message and location where it has one (libcst's are less precise)."""
+    try:
+        ast.parse(data)
+    except SyntaxError as err:
+        if err.lineno:
+            col = err.offset or 1
+            end_line = err.end_lineno or err.lineno
+            end_col = err.end_offset if err.end_offset and (end_line, err.end_offset) > (err.lineno, col) else col + 1
+            return f"syntax error: {err.msg}", Span(err.lineno, col, end_line, end_col)
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    line, col = exc.raw_line, exc.raw_column + 1
+    return f"syntax error: {exc.message}", Span(line, col, line, col + 1)
 
 
 def _summarize_job(job: tuple[bytes, str, str, bool]) -> FileSummary:

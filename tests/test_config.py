@@ -1,0 +1,99 @@
+"""`[tool.tclint]` and tclint.toml: discovery, validation and the settings they produce."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tclint.analyzer.config import ConfigError, find_config
+from tclint.analyzer.diagnostic import Severity
+from tclint.analyzer.settings_resolution import resolve_settings
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
+def test_found_by_walking_up(tmp_path):
+    write(tmp_path / "pyproject.toml", "[tool.tclint]\nignore = ['TC2']\n")
+    sub = tmp_path / "pkg" / "deep"
+    sub.mkdir(parents=True)
+    assert find_config(sub) == tmp_path / "pyproject.toml"
+    assert resolve_settings(sub).ignore == ("TC2",)
+
+
+def test_pyproject_without_section_is_skipped(tmp_path):
+    write(tmp_path / "tclint.toml", "ignore = ['TC1']\n")
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    write(inner / "pyproject.toml", "[project]\nname = 'x'\n")
+    assert find_config(inner) == tmp_path / "tclint.toml"
+
+
+def test_all_keys(tmp_path):
+    cfg = write(tmp_path / "tclint.toml", """
+select = ["TC1"]
+extend-select = ["TC210"]
+ignore = ["TC102"]
+per-file-ignores = { "tests/*" = ["TC101"] }
+exclude = ["vendored/"]
+roots = ["pkg.mod:Net.forward"]
+assume-forward-compiled = false
+severity = { "TC1" = "error" }
+max-file-size = 1000
+
+[dynamo]
+capture_scalar_outputs = true
+reorderable_logging_functions = ["print"]
+""")
+    s = resolve_settings(tmp_path, config=str(cfg))
+    assert s.select == ("TC1",) and s.extend_select == ("TC210",) and s.ignore == ("TC102",)
+    assert s.per_file_ignores == (("tests/*", ("TC101",)),)
+    assert "vendored/" in s.exclude and ".git" in s.exclude
+    assert s.roots == ("pkg.mod:Net.forward",) and s.assume_forward_compiled is False
+    assert s.severity == (("TC1", Severity.ERROR),) and s.max_file_size == 1000
+    assert s.dynamo.capture_scalar_outputs is True
+    assert s.dynamo.reorderable_logging_functions == frozenset({"builtins.print"})
+
+
+@pytest.mark.parametrize(("text", "needle"), [
+    ("selectt = ['TC1']", "unknown key 'selectt'"),
+    ("select = 'TC1'", "must be a list"),
+    ("select = ['XX1']", "'XX1' matches no rule"),
+    ("assume-forward-compiled = 'yes'", "must be true or false"),
+    ("severity = { TC101 = 'fatal' }", "accepted values are error, warning, info, hint"),
+    ("roots = ['no_colon']", "is not of the form"),
+    ("max-file-size = -1", "positive"),
+    ("[tool.tclint.dynamo]\ncapture_scalars = true", "unknown key 'capture_scalars'"),
+])
+def test_bad_values_name_file_key_and_accepted(tmp_path, text, needle):
+    body = text if text.startswith("[") else "[tool.tclint]\n" + text
+    write(tmp_path / "pyproject.toml", body + "\n")
+    with pytest.raises(ConfigError) as info:
+        resolve_settings(tmp_path)
+    assert needle in str(info.value)
+    assert "pyproject.toml" in str(info.value)
+
+
+def test_cli_overrides(tmp_path):
+    write(tmp_path / "tclint.toml", "select = ['TC1']\nignore = ['TC101']\n")
+    s = resolve_settings(tmp_path, select="TC2", ignore="TC210")
+    assert s.select == ("TC2",) and s.ignore == ("TC101", "TC210")
+
+
+def test_severity_override_applies(tmp_path, lint):
+    write(tmp_path / "tclint.toml", "severity = { TC102 = 'error' }\n")
+    s = resolve_settings(tmp_path)
+    diags = lint("import torch\n@torch.compile\ndef f(x):\n    return x.sum().item()\n", settings=s)
+    assert diags[0].severity is Severity.ERROR
+
+
+def test_dynamo_setting_in_code_disables_item_rule(lint):
+    src = (
+        "import torch\n"
+        "torch._dynamo.config.capture_scalar_outputs = True\n"
+        "@torch.compile\n"
+        "def f(x):\n    return x.sum().item()\n"
+    )
+    assert lint(src) == []
