@@ -105,6 +105,8 @@ def discover(paths: list[Path], settings: Settings) -> tuple[list[SourceFile], l
             _add(found, resolved)
             continue
         git_base = _git_dirs_above(resolved)
+        if any(ignores.excluded(d, True, git_base[:i]) for i, d in enumerate(git_base) if i):
+            git_base = [resolved]  # an ignored folder named explicitly is linted (like ruff)
         for root, dirs, files in os.walk(resolved, followlinks=False, onerror=lambda e: problems.append(f"{e.filename}: {e.strerror}")):
             root_path = Path(root)
             parts = root_path.relative_to(resolved).parts
