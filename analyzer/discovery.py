@@ -45,7 +45,7 @@ class _Ignores:
     def __init__(self, settings: Settings):
         self.base = settings.base_dir.resolve()
         patterns = list(settings.exclude) + list(settings.extend_exclude)
-        self.exclude = pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+        self.exclude = pathspec.GitIgnoreSpec.from_lines(patterns)
         self.respect_gitignore = settings.respect_gitignore
         self._gitignores: dict[Path, pathspec.PathSpec | None] = {}
 
@@ -55,7 +55,7 @@ class _Ignores:
             gi = directory / ".gitignore"
             if gi.is_file():
                 try:
-                    spec = pathspec.PathSpec.from_lines("gitwildmatch", gi.read_text(encoding="utf-8", errors="replace").splitlines())
+                    spec = pathspec.GitIgnoreSpec.from_lines(gi.read_text(encoding="utf-8", errors="replace").splitlines())
                 except (OSError, ValueError):
                     spec = None
             self._gitignores[directory] = spec

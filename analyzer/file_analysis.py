@@ -127,6 +127,12 @@ class FileAnalyzer(cst.CSTVisitor):
             handler(self, original_node)
 
     # -- imports and module-level names -------------------------------------------
+    def _visit_module(self, node: cst.Module) -> None:
+        # Names defined anywhere at top level resolve even before their definition.
+        for stmt in node.body:
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                self.facts.local_defs.add(stmt.name.value)
+
     def _visit_import(self, node: cst.Import) -> None:
         self.imports.add_import(node)
         if self.facts.function is None:
@@ -291,6 +297,9 @@ class FileAnalyzer(cst.CSTVisitor):
                 self.facts.module_names[target.value] = (
                     kind if kind in tf.TENSORS or kind == tf.MODULE else tf.STATIC
                 )
+                cls_name = self._constructed_class(value)
+                if cls_name:
+                    self.facts.module_instances[target.value] = cls_name
             self.facts.reset_memo()
         elif isinstance(target, (cst.Tuple, cst.List)):
             element = tf.TENSOR if kind in tf.TENSORS or kind == tf.MODULE else (tf.STATIC if kind == tf.STATIC else tf.UNKNOWN)
@@ -336,8 +345,10 @@ class FileAnalyzer(cst.CSTVisitor):
         return tf.UNKNOWN
 
     def _visit_comprehension(self, node) -> None:
+        # Bind targets before the element expression, which libcst visits first.
         comp = node.for_in
         while comp is not None:
+            self._note_loop_source(comp.target, comp.iter)
             self._bind(comp.target, self._element_kind(comp.iter), None)
             comp = comp.inner_for_in
 
@@ -407,8 +418,10 @@ class FileAnalyzer(cst.CSTVisitor):
             return f"f:{qual}" if qual else None
         if isinstance(expr, cst.Attribute) and self.facts.is_self(expr.value):
             return f"m:{self.facts._class_dotted()}:{expr.attr.value}"
-        if isinstance(expr, cst.Name) and self.facts.function is not None:
-            cls_name = self.facts.function.instance_classes.get(expr.value)
+        if isinstance(expr, cst.Name):
+            scope = self.facts.function
+            instances = scope.instance_classes if scope is not None else self.facts.module_instances
+            cls_name = instances.get(expr.value)
             if cls_name:
                 return f"f:{cls_name}"
         qual = self.facts.qualname(expr)
@@ -461,9 +474,6 @@ class FileAnalyzer(cst.CSTVisitor):
     @property
     def _literal_names(self) -> dict[str, list]:
         return self.__dict__.setdefault("_literal_name_map", {})
-
-    def _visit_comp_for(self, node: cst.CompFor) -> None:
-        self._note_loop_source(node.target, node.iter)
 
     def _visit_for_sources(self, node: cst.For) -> None:
         self._note_loop_source(node.target, node.iter)
@@ -583,6 +593,7 @@ class _AttributeScan:
 
 
 _BOOKKEEPING_VISIT = {
+    cst.Module: FileAnalyzer._visit_module,
     cst.Import: FileAnalyzer._visit_import,
     cst.ImportFrom: FileAnalyzer._visit_import_from,
     cst.ClassDef: FileAnalyzer._visit_class,
@@ -593,7 +604,6 @@ _BOOKKEEPING_VISIT = {
     cst.With: FileAnalyzer._visit_with,
     cst.Call: FileAnalyzer._visit_call,
     cst.Assign: FileAnalyzer._visit_module_assign,
-    cst.CompFor: FileAnalyzer._visit_comp_for,
     cst.ListComp: FileAnalyzer._visit_comprehension,
     cst.SetComp: FileAnalyzer._visit_comprehension,
     cst.GeneratorExp: FileAnalyzer._visit_comprehension,

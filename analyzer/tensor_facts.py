@@ -107,6 +107,7 @@ class Facts:
         self.module_names: dict[str, object] = {}  # module-level assigned names -> kind
         self.local_defs: set[str] = set()  # module-level def/class names
         self.local_classes: set[str] = set()
+        self.module_instances: dict[str, str] = {}  # module-level var -> dotted class it holds
         self.function: FunctionScope | None = None
         self.class_scope: ClassScope | None = None
         self._memo: dict[int, object] = {}

@@ -1,7 +1,10 @@
-"""Callables Dynamo cannot trace, by qualified name, with the break each one causes.
+"""Callables Dynamo cannot trace, by qualified name, with the break each one causes and
+the rule that reports it.
 
 Verdicts come from torch 2.13 (`TORCH_LOGS=graph_breaks`); the rule examples that use
-these rows are checked under Dynamo by the test suite.
+these rows are checked under Dynamo by the test suite. Only calls Dynamo really breaks on
+are listed: `random.randint`, `random.uniform`, `random.randrange`, `os.getenv`,
+`os.environ.get`, `os.path.join` and `copy.deepcopy` of plain Python data trace fine.
 """
 from __future__ import annotations
 
@@ -15,74 +18,116 @@ class Untraceable:
     kind: str  # what the user is doing, in a few words ("reads the wall clock")
     graph_break: gb.GraphBreak
     fix: str
+    rule: str  # the code of the rule that reports it
 
+
+WALL_CLOCK = "TC203"
+PYTHON_RANDOM = "TC204"
+SIDE_EFFECT = "TC205"
+LOGGING = "TC206"
+COPY = "TC207"
+GRAPH_BREAK = "TC208"
+DEBUGGER = "TC209"
 
 _CLOCK = Untraceable("reads the wall clock", gb.SKIPPED,
-                     "Time the compiled call from outside it, or use torch.cuda.Event / torch.profiler.")
-_PY_RANDOM = Untraceable("draws from Python's `random` module", gb.SKIPPED,
-                         "Draw randomness with torch (`torch.rand`, `torch.randint`, `torch.bernoulli`) so it stays in the graph.")
-_FILESYSTEM = Untraceable("touches the file system", gb.SKIPPED,
-                          "Do file-system work before or after the compiled call.")
-_PROCESS = Untraceable("starts processes or opens sockets", gb.SKIPPED,
-                       "Move it out of the compiled region.")
-_SERIALIZE = Untraceable("serializes with a library Dynamo skips", gb.SKIPPED,
-                         "Serialize after the compiled call returns; return the tensors instead.")
-_JSON = Untraceable("serializes to JSON", gb.METHOD_CALL,
-                    "Build the record after the compiled call returns; return the values instead.")
+                     "Time the compiled call from outside it, or use torch.cuda.Event / torch.profiler.",
+                     WALL_CLOCK)
 _CLOCK_OBJ = Untraceable("reads the calendar clock", gb.METHOD_CALL,
-                         "Take the timestamp outside the compiled region and pass it in if needed.")
-_UUID = Untraceable("generates a UUID", gb.SKIPPED, "Generate identifiers outside the compiled region.")
-_COPY = Untraceable("copies objects with `copy`", gb.SKIPPED,
-                    "Use `tensor.clone()` for tensors; copy modules once, outside the compiled region.")
-_DEEPCOPY = Untraceable("deep-copies tensors or modules", gb.DEEPCOPY,
-                        "Use `tensor.clone()`, or copy the module once outside the compiled region (e.g. in `__init__`).")
-_WARN = Untraceable("emits a Python warning", gb.SKIPPED,
-                    "Warn outside the compiled region, or guard it with `if not torch.compiler.is_compiling():`.")
-_LOGGING = Untraceable("logs through the `logging` module", gb.PYTHON_TYPE,
-                       "Log outside the compiled region, or add the function to `torch._dynamo.config.reorderable_logging_functions`.")
+                         "Take the timestamp outside the compiled region and pass it in if needed.",
+                         WALL_CLOCK)
+_PY_RANDOM = Untraceable("draws from Python's `random` module", gb.SKIPPED,
+                         "Draw randomness with torch (`torch.rand`, `torch.randint`, `torch.bernoulli`) so it stays in the graph.",
+                         PYTHON_RANDOM)
+_NP_RANDOM = Untraceable("draws from NumPy's global random state", gb.DATA_DEPENDENT_OP,
+                         "Draw randomness with torch (`torch.rand`, `torch.randint`) so it stays in the graph.",
+                         PYTHON_RANDOM)
+_FILESYSTEM = Untraceable("touches the file system", gb.SKIPPED,
+                          "Do file-system work before or after the compiled call.", SIDE_EFFECT)
+_OPEN = Untraceable("opens a file", gb.BUILTIN_OP,
+                    "Read or write files before or after the compiled call.", SIDE_EFFECT)
+_PROCESS = Untraceable("starts processes or opens sockets", gb.SKIPPED,
+                       "Move it out of the compiled region.", SIDE_EFFECT)
+_SERIALIZE = Untraceable("serializes with a library Dynamo skips", gb.SKIPPED,
+                         "Serialize after the compiled call returns; return the tensors instead.", SIDE_EFFECT)
+_JSON = Untraceable("reads or writes JSON", gb.METHOD_CALL,
+                    "Build or parse the record outside the compiled call; pass or return the values instead.",
+                    SIDE_EFFECT)
+_UUID = Untraceable("generates a UUID", gb.SKIPPED, "Generate identifiers outside the compiled region.", SIDE_EFFECT)
 _SIZEOF = Untraceable("asks the interpreter for object sizes", gb.SKIPPED,
-                      "Use `tensor.element_size() * tensor.numel()` for tensor memory.")
+                      "Use `tensor.element_size() * tensor.numel()` for tensor memory.", SIDE_EFFECT)
 _SAVE = Untraceable("saves or loads with torch.save / torch.load", gb.SKIPPED,
-                    "Save after the compiled call returns.")
+                    "Save after the compiled call returns; load before it.", SIDE_EFFECT)
+_COPY = Untraceable("copies an object with `copy.copy`", gb.SKIPPED,
+                    "Use `tensor.clone()` for tensors, `dict(d)` / `list(l)` for containers.", COPY)
+_DEEPCOPY = Untraceable("deep-copies tensors or modules", gb.DEEPCOPY,
+                        "Use `tensor.clone()`, or copy the module once outside the compiled region (e.g. in `__init__`).",
+                        COPY)
+_WARN = Untraceable("emits a Python warning", gb.SKIPPED,
+                    "Warn outside the compiled region, or guard it with `if not torch.compiler.is_compiling():`.",
+                    LOGGING)
+_LOGGING = Untraceable("logs through the `logging` module", gb.PYTHON_TYPE,
+                       "Log outside the compiled region, or add the function to `torch._dynamo.config.reorderable_logging_functions`.",
+                       LOGGING)
 _GRAPH_BREAK = Untraceable("asks Dynamo for a graph break", gb.GRAPH_BREAK_CALL,
-                           "Remove the call if the break is no longer needed.")
-_PDB = Untraceable("enters the debugger", gb.SKIPPED, "Debug with `torch.compiler.set_stance(\"force_eager\")` instead.")
+                           "Remove the call if the break is no longer needed.", GRAPH_BREAK)
+_PDB = Untraceable("enters the debugger", gb.SKIPPED,
+                   "Debug with `torch.compiler.set_stance(\"force_eager\")` instead, or remove the call.", DEBUGGER)
+_BREAKPOINT = Untraceable("enters the debugger", gb.BUILTIN_OP,
+                          "Debug with `torch.compiler.set_stance(\"force_eager\")` instead, or remove the call.",
+                          DEBUGGER)
 
 UNTRACEABLE_CALLS: dict[str, Untraceable] = {
     **dict.fromkeys((
         "time.time", "time.perf_counter", "time.monotonic", "time.process_time", "time.time_ns",
-        "time.perf_counter_ns", "time.monotonic_ns", "time.sleep", "time.strftime",
-        "time.localtime", "time.gmtime",
+        "time.perf_counter_ns", "time.monotonic_ns", "time.process_time_ns", "time.sleep",
+        "time.strftime", "time.localtime", "time.gmtime", "time.ctime", "time.asctime",
     ), _CLOCK),
+    **dict.fromkeys(("datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today",
+                     "datetime.date.today"), _CLOCK_OBJ),
     **dict.fromkeys((
         "random.random", "random.gauss", "random.choice", "random.choices", "random.shuffle",
         "random.sample", "random.normalvariate", "random.betavariate", "random.expovariate",
-        "random.triangular", "random.lognormvariate",
+        "random.triangular", "random.lognormvariate", "random.seed", "random.getrandbits",
+        "random.getstate", "random.setstate",
     ), _PY_RANDOM),
+    **dict.fromkeys((
+        "numpy.random.rand", "numpy.random.randn", "numpy.random.randint", "numpy.random.random",
+        "numpy.random.uniform", "numpy.random.normal", "numpy.random.choice",
+        "numpy.random.permutation", "numpy.random.shuffle", "numpy.random.beta",
+    ), _NP_RANDOM),
     **dict.fromkeys((
         "os.makedirs", "os.mkdir", "os.remove", "os.unlink", "os.rename", "os.replace",
         "os.listdir", "os.scandir", "os.walk", "os.stat", "os.getcwd", "os.chdir",
         "os.path.exists", "os.path.isfile", "os.path.isdir", "os.path.getsize",
-        "os.path.getmtime", "shutil.copy", "shutil.copyfile", "shutil.rmtree", "shutil.move",
-        "glob.glob",
+        "os.path.getmtime", "shutil.copy", "shutil.copyfile", "shutil.copytree", "shutil.rmtree",
+        "shutil.move", "glob.glob",
     ), _FILESYSTEM),
+    "builtins.open": _OPEN,
     **dict.fromkeys(("os.system", "subprocess.run", "subprocess.Popen", "subprocess.call",
-                     "subprocess.check_output", "socket.socket"), _PROCESS),
+                     "subprocess.check_call", "subprocess.check_output", "socket.socket"), _PROCESS),
     **dict.fromkeys(("pickle.dump", "pickle.dumps", "pickle.load", "pickle.loads"), _SERIALIZE),
-    **dict.fromkeys(("json.dumps", "json.dump"), _JSON),
-    **dict.fromkeys(("datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today",
-                     "datetime.date.today"), _CLOCK_OBJ),
+    **dict.fromkeys(("json.dumps", "json.dump", "json.loads", "json.load"), _JSON),
     **dict.fromkeys(("uuid.uuid4", "uuid.uuid1"), _UUID),
+    "sys.getsizeof": _SIZEOF,
+    **dict.fromkeys(("torch.save", "torch.load"), _SAVE),
     "copy.copy": _COPY,
     "copy.deepcopy": _DEEPCOPY,
     "warnings.warn": _WARN,
-    **dict.fromkeys(("logging.debug", "logging.info", "logging.warning", "logging.error",
-                     "logging.exception", "logging.critical", "logging.log"), _LOGGING),
-    "sys.getsizeof": _SIZEOF,
-    **dict.fromkeys(("torch.save", "torch.load"), _SAVE),
+    **dict.fromkeys(("logging.debug", "logging.info", "logging.warning", "logging.warn", "logging.error",
+                     "logging.exception", "logging.critical", "logging.fatal", "logging.log"), _LOGGING),
     **dict.fromkeys(("torch._dynamo.graph_break",), _GRAPH_BREAK),
-    **dict.fromkeys(("pdb.set_trace", "builtins.breakpoint"), _PDB),
+    "pdb.set_trace": _PDB,
+    "builtins.breakpoint": _BREAKPOINT,
 }
 
-# Methods of `logging.Logger` objects; Dynamo breaks on each.
-LOGGER_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+# Methods of `logging.Logger` objects; Dynamo breaks on each (GB0291), whether or not
+# the level is enabled.
+LOGGER_METHODS = frozenset({
+    "debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log",
+    "isEnabledFor",
+})
+
+
+def calls_for(rule: str) -> dict[str, Untraceable]:
+    """The rows one rule reports."""
+    return {name: row for name, row in UNTRACEABLE_CALLS.items() if row.rule == rule}

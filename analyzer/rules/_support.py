@@ -1,0 +1,173 @@
+"""Small helpers shared by several rules (no Rule lives here, so nothing is registered).
+
+A rule still defines its own ``visit_<Node>`` methods: dispatch only looks at the rule
+class's own attributes.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from tclint.analyzer import tensor_facts as tf
+from tclint.analyzer.knowledge.untraceable import Untraceable, calls_for
+from tclint.analyzer.names import dotted_name
+
+
+def tensor_arg(facts, expr: cst.BaseExpression):
+    """(True, condition) when `expr` is (maybe) a tensor, else (False, None).
+
+    Unknown kinds and un-annotated inputs are not tensors here: rules stay quiet on them.
+    """
+    cond = facts.tensor_condition(expr)
+    if cond is None:
+        return False, None
+    return True, (None if cond is True else cond)
+
+
+def positional(call: cst.Call) -> list[cst.BaseExpression]:
+    return [a.value for a in call.args if a.keyword is None and not a.star]
+
+
+def keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == name:
+            return a.value
+    return None
+
+
+def argument(call: cst.Call, index: int, name: str) -> cst.BaseExpression | None:
+    """The argument passed at position `index` or as `name=`."""
+    args = positional(call)
+    if len(args) > index:
+        return args[index]
+    return keyword(call, name)
+
+
+def method_call(call: cst.Call) -> tuple[cst.BaseExpression, str] | None:
+    """(receiver, method) for `receiver.method(...)`."""
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        return func.value, func.attr.value
+    return None
+
+
+def call_label(call: cst.Call) -> str:
+    name = dotted_name(call.func)
+    return f"`{name}()`" if name else "this call"
+
+
+class UntraceableCalls:
+    """Looks calls up in knowledge/untraceable.py for one rule code."""
+
+    def __init__(self, rule_code: str):
+        self._rows = calls_for(rule_code)
+
+    def match(self, facts, call: cst.Call) -> tuple[str, Untraceable] | None:
+        qual = facts.qualname(call.func)
+        if qual is None:
+            return None
+        row = self._rows.get(qual)
+        return (qual, row) if row is not None else None
+
+    @staticmethod
+    def message(qual: str, row: Untraceable) -> str:
+        name = qual.removeprefix("builtins.")
+        return (f"`{name}()` {row.kind}; Dynamo cannot trace it, so the graph breaks here "
+                f"({row.graph_break.gb_id}). {row.fix}")
+
+
+class _Collector(cst.CSTVisitor):
+    def __init__(self):
+        self.assigns: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []  # (target, value)
+        self.returns: list[cst.BaseExpression] = []
+        self.calls: list[cst.Call] = []
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            self.assigns.append((t.target, node.value))
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self.assigns.append((node.target, node.value))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.assigns.append((node.target, node.value))
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None:
+            self.returns.append(node.value)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+
+    # nested functions and classes have their own scope
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+
+_BODY_CACHE: dict[int, tuple[cst.FunctionDef, _Collector]] = {}
+
+
+def function_body(fn_node: cst.FunctionDef) -> _Collector:
+    """Assignments, returns and calls of one function body (not of nested defs)."""
+    hit = _BODY_CACHE.get(id(fn_node))
+    if hit is not None and hit[0] is fn_node:
+        return hit[1]
+    col = _Collector()
+    fn_node.body.visit(col)
+    if len(_BODY_CACHE) > 256:
+        _BODY_CACHE.clear()
+    _BODY_CACHE[id(fn_node)] = (fn_node, col)
+    return col
+
+
+def param_names(fn_node: cst.FunctionDef) -> set[str]:
+    p = fn_node.params
+    names = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
+    for star in (p.star_arg, p.star_kwarg):
+        if isinstance(star, cst.Param):
+            names.add(star.name.value)
+    return names
+
+
+def names_in(expr: cst.CSTNode) -> set[str]:
+    """Names read by an expression (without descending into lambdas)."""
+    out: set[str] = set()
+
+    class _V(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            out.add(node.value)
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)  # `a.b` reads a, not b
+            return False
+
+    expr.visit(_V())
+    return out
+
+
+def target_names(target: cst.BaseExpression) -> set[str]:
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        out: set[str] = set()
+        for el in target.elements:
+            out |= target_names(el.value)
+        return out
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
+    return set()
+
+
+def is_tensorish(facts, expr: cst.BaseExpression) -> bool:
+    """A tensor, a maybe-tensor or an un-annotated compiled input."""
+    k = facts.kind(expr)
+    return k in tf.TENSORS or isinstance(k, frozenset)

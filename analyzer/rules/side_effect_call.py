@@ -1,0 +1,95 @@
+import libcst as cst
+
+from tclint.analyzer.knowledge import hazards
+from tclint.analyzer.knowledge.untraceable import SIDE_EFFECT
+from tclint.analyzer.rules._support import UntraceableCalls
+from tclint.analyzer.rules.base import Example, Rule
+
+
+class SideEffectCall(Rule):
+    """
+    ## What it does
+    Flags calls with effects outside Python's memory inside a compiled region: the file
+    system (`open`, `os.path.exists`, `os.makedirs`, `shutil`, `glob`), processes
+    (`subprocess`, `os.system`), serialization (`pickle`, `json`, `torch.save`,
+    `torch.load`), `uuid`, `sys.getsizeof`.
+
+    ## Why is this bad?
+    Dynamo skips these modules (or cannot trace the builtin), so the graph ends at the
+    call, the call runs eagerly, and a new graph starts after it. The effect also runs
+    on every call, which is rarely what a model's forward wants.
+
+    ## Example
+    ```python
+    def forward(self, x):
+        y = self.net(x)
+        torch.save(y, "activations.pt")
+        return y
+    ```
+
+    ## Use instead
+    Return what needs saving and do the I/O after the compiled call returns (or before
+    it, for reads). Path manipulation (`os.path.join`) and `os.getenv` are traceable.
+    """
+
+    code = "TC205"
+    name = "side-effect-call"
+    message = "this call has effects Dynamo cannot trace; the graph breaks here"
+    graph_break = hazards.SKIPPED
+    also_predicts = (hazards.BUILTIN_OP, hazards.METHOD_CALL, hazards.CONTEXT_MANAGER)
+
+    VALID = [
+        Example("""
+            import os
+            import torch
+            @torch.compile
+            def f(x):
+                if os.getenv("DOUBLE") == "1":
+                    x = x * 2
+                name = os.path.join("out", "x.pt")
+                return x + 1, name
+        """, call="f(torch.randn(3))"),
+    ]
+    INVALID = [
+        Example("""
+            import os
+            import torch
+            @torch.compile
+            def f(x):
+                if os.path.exists("/definitely/not/here"):
+                    x = x * 2
+                return x + 1
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import json
+            import torch
+            @torch.compile
+            def f(x):
+                record = json.dumps({"n": x.shape[0]})
+                return x + 1, record
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                with open(__file__) as fh:
+                    first = fh.readline()
+                return x + 1, first
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import sys
+            import torch
+            @torch.compile
+            def f(x):
+                return x + sys.getsizeof(3)
+        """, call="f(torch.randn(3))"),
+    ]
+
+    def __init__(self, analyzer):
+        super().__init__(analyzer)
+        self._calls = UntraceableCalls(SIDE_EFFECT)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        hit = self._calls.match(self.facts, node)
+        if hit is not None:
+            self.report(node, self._calls.message(*hit))

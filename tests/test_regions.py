@@ -1,0 +1,233 @@
+"""Which code counts as compiled: roots in every spelling, calls followed across files."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from tclint.analyzer.config import Settings
+from tclint.analyzer.project import lint_paths
+
+ITEM_HELPER = "def helper(x):\n    return x.sum().item()\n"
+
+
+def lint_tree(tmp_path: Path, files: dict[str, str], **settings):
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    result = lint_paths([tmp_path], Settings(**settings), jobs=1, use_cache=False)
+    return [(Path(d.path).name, d.line, d.code) for d in result.diagnostics], result.diagnostics
+
+
+def test_uncompiled_function_is_not_flagged(tmp_path):
+    found, _ = lint_tree(tmp_path, {"a.py": "import torch\n" + ITEM_HELPER})
+    assert found == []
+
+
+def test_decorator_spellings(tmp_path):
+    found, _ = lint_tree(tmp_path, {
+        "a.py": "import torch as t\n@t.compile\ndef f(x):\n    return x.sum().item()\n",
+        "b.py": "from torch import compile\n@compile(mode='max-autotune')\ndef f(x):\n    return x.sum().item()\n",
+        "c.py": "import torch\n@torch.compile()\ndef f(x):\n    return x.sum().item()\n",
+    })
+    assert found == [("a.py", 4, "TC102"), ("b.py", 4, "TC102"), ("c.py", 4, "TC102")]
+
+
+def test_torch_compile_call_on_function_and_helper_in_other_file(tmp_path):
+    found, diags = lint_tree(tmp_path, {
+        "helpers.py": "import torch\n" + ITEM_HELPER,
+        "train.py": """
+            import torch
+            from helpers import helper
+
+            def step(x):
+                return helper(x * 2)
+
+            fast_step = torch.compile(step)
+        """,
+    })
+    assert found == [("helpers.py", 3, "TC102")]
+    assert "reached from step: compiled at" in diags[0].message and "train.py:8" in diags[0].message
+    assert [s.label for s in diags[0].chain][1:] == ["calls helper"]
+
+
+def test_package_imports_and_reexports(tmp_path):
+    found, _ = lint_tree(tmp_path, {
+        "pkg/__init__.py": "from .ops import helper\n",
+        "pkg/ops.py": "import torch\n" + ITEM_HELPER,
+        "pkg/model.py": """
+            import torch
+            from . import helper as h2
+            from pkg import helper
+
+            @torch.compile
+            def f(x):
+                return helper(x) + h2(x)
+        """,
+    })
+    assert found == [("ops.py", 3, "TC102")]
+
+
+def test_module_forward_roots_and_inheritance(tmp_path):
+    files = {"m.py": """
+        import torch
+        import torch.nn as nn
+
+        class Base(nn.Module):
+            def forward(self, x):
+                return self.post(x)
+
+            def post(self, x):
+                return x.sum().item()
+
+        class Child(Base):
+            def forward(self, x):
+                return super().forward(x) * 2
+
+        class Plain:
+            def forward(self, x):
+                return x.sum().item()
+    """}
+    found, _ = lint_tree(tmp_path, files)
+    assert found == [("m.py", 10, "TC102")]
+
+
+def test_assume_forward_compiled_off_uses_compile_sites(tmp_path):
+    files = {
+        "m.py": """
+            import torch.nn as nn
+
+            class Used(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.inner = Inner()
+
+                def forward(self, x):
+                    return self.inner(x)
+
+            class Inner(nn.Module):
+                def forward(self, x):
+                    return x.sum().item()
+
+            class Unused(nn.Module):
+                def forward(self, x):
+                    return x.sum().item()
+        """,
+        "run.py": """
+            import torch
+            from m import Used
+
+            model = Used()
+            model.compile()
+        """,
+    }
+    found, _ = lint_tree(tmp_path, files, assume_forward_compiled=False)
+    assert found == [("m.py", 14, "TC102")]
+    found, _ = lint_tree(tmp_path, files, assume_forward_compiled=True)
+    assert found == [("m.py", 14, "TC102"), ("m.py", 18, "TC102")]
+
+
+def test_compile_of_instances_in_a_loop(tmp_path):
+    found, _ = lint_tree(tmp_path, {"m.py": """
+        import torch
+        import torch.nn as nn
+
+        class A(nn.Module):
+            def forward(self, x):
+                return x.sum().item()
+
+        class B(nn.Module):
+            def forward(self, x):
+                return x
+
+        compiled = [torch.compile(m) for m in (A(), B())]
+    """}, assume_forward_compiled=False)
+    assert found == [("m.py", 7, "TC102")]
+
+
+def test_configured_roots(tmp_path):
+    found, _ = lint_tree(tmp_path, {"pkg/__init__.py": "", "pkg/mod.py": """
+        class Engine:
+            def step(self, x):
+                return x.sum().item()
+    """}, roots=("pkg.mod:Engine.step",))
+    assert found == [("mod.py", 4, "TC102")]
+
+
+def test_disabled_functions_are_not_traced_but_calls_are_reported(tmp_path):
+    found, _ = lint_tree(tmp_path, {"m.py": """
+        import torch
+
+        @torch.compiler.disable
+        def log(x):
+            return x.sum().item()
+
+        @torch.compile
+        def f(x):
+            log(x)
+            return x
+    """})
+    assert found == [("m.py", 10, "TC210")]
+
+
+def test_forward_hooks_are_roots(tmp_path):
+    found, _ = lint_tree(tmp_path, {"m.py": """
+        import torch.nn as nn
+
+        def hook(module, inputs, output):
+            return output.sum().item()
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(2, 2)
+                self.lin.register_forward_hook(hook)
+
+            def forward(self, x):
+                return self.lin(x)
+    """})
+    assert found == [("m.py", 5, "TC102")]
+
+
+def test_tensor_returning_helper_makes_branch_a_finding(tmp_path):
+    found, diags = lint_tree(tmp_path, {
+        "checks.py": """
+            def has_negative(x):
+                return (x < 0).any()
+
+            def same_shape(a, b):
+                return a.shape == b.shape
+        """,
+        "m.py": """
+            import torch
+            from checks import has_negative, same_shape
+
+            @torch.compile
+            def f(x, y):
+                if same_shape(x, y):
+                    x = x + y
+                if has_negative(x):
+                    x = x.abs()
+                return x
+        """,
+    })
+    assert found == [("m.py", 9, "TC101")]
+
+
+def test_recursion_terminates(tmp_path):
+    found, _ = lint_tree(tmp_path, {"m.py": """
+        import torch
+
+        def a(x):
+            return b(x)
+
+        def b(x):
+            return a(x)
+
+        @torch.compile
+        def f(x):
+            if a(x):
+                return x
+            return x
+    """})
+    assert found == []
