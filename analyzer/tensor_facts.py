@@ -331,14 +331,14 @@ class Facts:
 
     # -- parameters --------------------------------------------------------------
     def param_kind(self, param: cst.Param, root_like: bool):
+        default = param.default
+        if default is not None and _is_literal(default) and not (isinstance(default, cst.Name) and default.value == "None"):
+            return STATIC  # `flag: Tensor | None = False` is a Python value in practice
         annotation = param.annotation.annotation if param.annotation is not None else None
         if annotation is not None:
             return self.annotation_kind(annotation)
-        if param.default is not None:
-            default_kind = self.kind(param.default)
-            if isinstance(param.default, cst.Name) and param.default.value == "None":
-                return UNKNOWN
-            return STATIC if default_kind == STATIC else UNKNOWN
+        if default is not None:
+            return STATIC if self.kind(default) == STATIC and not isinstance(default, cst.Name) else UNKNOWN
         if root_like and param.name.value not in _NON_TENSOR_INPUT_NAMES:
             return INPUT
         return UNKNOWN
@@ -350,12 +350,11 @@ class Facts:
             text = dotted_name(annotation.value)
             if text in ("Optional", "typing.Optional", "Union", "typing.Union"):
                 elems = [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
-                kinds = {self.annotation_kind(e) for e in elems} - {STATIC}
-                return TENSOR if kinds == {TENSOR} else UNKNOWN
+                return TENSOR if _tensor_or_none([self.annotation_kind(e) for e in elems], elems) else UNKNOWN
             return STATIC if text in ("list", "List", "tuple", "Tuple", "dict", "Dict") else UNKNOWN
         if isinstance(annotation, cst.BinaryOperation):  # Tensor | None
-            kinds = {self.annotation_kind(annotation.left), self.annotation_kind(annotation.right)} - {STATIC}
-            return TENSOR if kinds == {TENSOR} else UNKNOWN
+            elems = [annotation.left, annotation.right]
+            return TENSOR if _tensor_or_none([self.annotation_kind(e) for e in elems], elems) else UNKNOWN
         if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
             return UNKNOWN
         if text is None:
@@ -371,3 +370,16 @@ class Facts:
         if qual in ("torch.dtype", "torch.device", "torch.Size"):
             return STATIC
         return UNKNOWN
+
+
+def _is_literal(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.UnaryOperation):
+        node = node.expression
+    return isinstance(node, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)) or (
+        isinstance(node, cst.Name) and node.value in ("True", "False", "None"))
+
+
+def _tensor_or_none(kinds: list, elems: list) -> bool:
+    """`Tensor | None` is a tensor when given; `int | Tensor` could be either."""
+    rest = [k for k, e in zip(kinds, elems) if not (isinstance(e, cst.Name) and e.value == "None")]
+    return bool(rest) and all(k in TENSORS for k in rest)
