@@ -1,7 +1,9 @@
 """Content-hash cache of per-file summaries, keyed by tclint's version.
 
 Summaries do not depend on settings (selection, roots and Dynamo options apply in the
-project phase), so editing pyproject.toml never invalidates them.
+project phase), so editing pyproject.toml never invalidates them. A second entry keeps the
+last whole run's findings, keyed by settings and every file's key, so an unchanged tree
+is answered without loading any summary.
 """
 from __future__ import annotations
 
@@ -14,10 +16,22 @@ from pathlib import Path
 from tclint.analyzer.version import __version__
 
 
+# Bump when the shape of FileSummary or Diagnostic changes within a version.
+CACHE_FORMAT = 2
+
+
 def summary_key(data: bytes, path: str, module: str, is_package: bool) -> str:
     h = hashlib.blake2b(digest_size=20)
-    h.update(f"{__version__}\0{path}\0{module}\0{is_package}\0".encode())
+    h.update(f"{__version__}\0{CACHE_FORMAT}\0{path}\0{module}\0{is_package}\0".encode())
     h.update(data)
+    return h.hexdigest()
+
+
+def run_cache_key(settings_fingerprint: str, files: list[tuple[str, str]]) -> str:
+    h = hashlib.blake2b(digest_size=20)
+    h.update(f"{__version__}\0{CACHE_FORMAT}\0{settings_fingerprint}\0".encode())
+    for display, key in files:
+        h.update(f"{display}\0{key}\0".encode())
     return h.hexdigest()
 
 
@@ -31,6 +45,18 @@ class SummaryCache:
                 return pickle.load(fh)
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
             return None
+
+    def get_run(self, key: str):
+        return self.get(f"run-{key}")
+
+    def put_run(self, key: str, diagnostics) -> None:
+        # Only the latest whole-run result is worth keeping.
+        for old in (self.directory / "ru").glob("run-*") if (self.directory / "ru").is_dir() else ():
+            try:
+                old.unlink()
+            except OSError:
+                pass
+        self.put(f"run-{key}", diagnostics)
 
     def put(self, key: str, value) -> None:
         folder = self.directory / key[:2]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import NamedTuple
 
 
 class Severity(str, Enum):
@@ -16,8 +17,8 @@ class Severity(str, Enum):
     HINT = "hint"
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
+    # A NamedTuple: summaries hold hundreds of thousands of spans, and tuples pickle fast.
     line: int
     column: int
     end_line: int

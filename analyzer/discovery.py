@@ -1,6 +1,7 @@
 """Which files to lint, and the module name each one has in its package tree."""
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,15 +22,20 @@ class SourceFile:
 def module_name(path: Path) -> tuple[str, bool]:
     """Dotted module name from the `__init__.py` folders above `path`."""
     is_package = path.name == "__init__.py"
-    parts = [] if is_package else [path.stem]
-    directory = path.parent
-    while (directory / "__init__.py").is_file():
-        parts.append(directory.name)
-        parent = directory.parent
-        if parent == directory:
-            break
-        directory = parent
-    return ".".join(reversed(parts)), is_package
+    package = _package_of(path.parent)
+    if is_package:
+        return package, True
+    return (f"{package}.{path.stem}" if package else path.stem), False
+
+
+@functools.lru_cache(maxsize=4096)
+def _package_of(directory: Path) -> str:
+    """The dotted package a folder is, or "" when it holds no `__init__.py`."""
+    if not (directory / "__init__.py").is_file():
+        return ""
+    parent = directory.parent
+    outer = _package_of(parent) if parent != directory else ""
+    return f"{outer}.{directory.name}" if outer else directory.name
 
 
 def display_path(path: Path) -> str:

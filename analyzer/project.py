@@ -11,7 +11,7 @@ from pathlib import Path
 import libcst as cst
 
 from tclint.analyzer import regions
-from tclint.analyzer.cache import SummaryCache, summary_key
+from tclint.analyzer.cache import SummaryCache, run_cache_key, summary_key
 from tclint.analyzer.config import Settings
 from tclint.analyzer.diagnostic import ChainStep, Diagnostic, Span
 from tclint.analyzer.discovery import SourceFile, discover
@@ -81,18 +81,30 @@ def _summarize_job(job: tuple[bytes, str, str, bool]) -> FileSummary:
 
 def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, use_cache: bool = True) -> LintResult:
     files, notices = discover(paths, settings)
-    summaries, more_notices = summarize_files(files, settings, jobs, use_cache)
-    notices += more_notices
+    inputs = _read_files(files, settings, notices)
+    cache = _cache(settings) if use_cache else None
+    run_key = None
+    if cache is not None:
+        # Nothing changed since the last run with these settings: reuse its findings whole.
+        run_key = run_cache_key(settings.fingerprint(), [(f.display, key) for f, _, key in inputs])
+        cached = cache.get_run(run_key)
+        if cached is not None:
+            return LintResult(diagnostics=cached, files=len(files), notices=notices)
+    summaries = _summaries(inputs, cache, jobs)
     diagnostics = project_diagnostics(summaries, settings)
+    if cache is not None:
+        cache.put_run(run_key, diagnostics)
     return LintResult(diagnostics=diagnostics, files=len(files), notices=notices)
 
 
-def summarize_files(files: list[SourceFile], settings: Settings, jobs: int | None, use_cache: bool):
-    cache = SummaryCache(Path(settings.cache_dir) if settings.cache_dir else settings.base_dir / ".tclint_cache") if use_cache else None
-    notices: list[str] = []
-    summaries: list[FileSummary | None] = [None] * len(files)
-    todo: list[tuple[int, str | None, tuple]] = []
-    for i, f in enumerate(files):
+def _cache(settings: Settings) -> SummaryCache:
+    return SummaryCache(Path(settings.cache_dir) if settings.cache_dir else settings.base_dir / ".tclint_cache")
+
+
+def _read_files(files: list[SourceFile], settings: Settings, notices: list[str]):
+    """[(file, bytes, content key)] for the files small enough and readable."""
+    out = []
+    for f in files:
         try:
             size = f.path.stat().st_size
             if size > settings.max_file_size:
@@ -102,8 +114,15 @@ def summarize_files(files: list[SourceFile], settings: Settings, jobs: int | Non
         except OSError as exc:
             notices.append(f"{f.display}: cannot read: {exc.strerror or exc}")
             continue
-        key = summary_key(data, f.display, f.module, f.is_package) if cache else None
-        cached = cache.get(key) if cache else None
+        out.append((f, data, summary_key(data, f.display, f.module, f.is_package)))
+    return out
+
+
+def _summaries(inputs, cache: SummaryCache | None, jobs: int | None) -> list[FileSummary]:
+    summaries: list[FileSummary | None] = [None] * len(inputs)
+    todo = []
+    for i, (f, data, key) in enumerate(inputs):
+        cached = cache.get(key) if cache is not None else None
         if cached is not None:
             summaries[i] = cached
         else:
@@ -111,15 +130,15 @@ def summarize_files(files: list[SourceFile], settings: Settings, jobs: int | Non
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers > 1 and len(todo) > 8:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = pool.map(_summarize_job, [job for _, _, job in todo], chunksize=max(1, len(todo) // (workers * 8)))
-            fresh = list(results)
+            fresh = list(pool.map(_summarize_job, [job for _, _, job in todo],
+                                  chunksize=max(1, len(todo) // (workers * 8))))
     else:
         fresh = [_summarize_job(job) for _, _, job in todo]
     for (i, key, _), summary in zip(todo, fresh):
         summaries[i] = summary
         if cache is not None:
             cache.put(key, summary)
-    return [s for s in summaries if s is not None], notices
+    return summaries
 
 
 def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> list[Diagnostic]:

@@ -1,7 +1,8 @@
 """Per-file summaries: what phase 1 (one parse, one visitor pass) hands to the project phase.
 
 Everything here is small and picklable so it can cross process boundaries and be cached
-by content hash; the project phase never looks at syntax trees.
+by content hash; the project phase never looks at syntax trees. (Plain dataclasses, not
+slotted ones: those unpickle several times slower, and a warm run unpickles them all.)
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ CallRef = str
 Condition = frozenset  # frozenset[CallRef]
 
 
-@dataclass(slots=True)
+@dataclass
 class Candidate:
     """A finding predicted in a function; kept if the function is in a compiled region."""
 
@@ -32,13 +33,13 @@ class Candidate:
     always: bool = False
 
 
-@dataclass(slots=True)
+@dataclass
 class CallSite:
     ref: CallRef
     span: Span
 
 
-@dataclass(slots=True)
+@dataclass
 class FunctionSummary:
     key: str  # "pkg.mod:Class.method"
     name: str
@@ -52,7 +53,7 @@ class FunctionSummary:
     returns: object = "unknown"
 
 
-@dataclass(slots=True)
+@dataclass
 class ClassSummary:
     key: str  # "pkg.mod:Class"
     name: str
@@ -61,7 +62,7 @@ class ClassSummary:
     submodules: dict[str, CallRef] = field(default_factory=dict)  # self.attr -> "f:..." class ref
 
 
-@dataclass(slots=True)
+@dataclass
 class CompileSite:
     """`torch.compile(x)`, `@torch.compile` or `x.compile()`: the target and where it happens."""
 
@@ -69,7 +70,7 @@ class CompileSite:
     span: Span
 
 
-@dataclass(slots=True)
+@dataclass
 class FileSummary:
     path: str
     module: str

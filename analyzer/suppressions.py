@@ -14,7 +14,7 @@ _PATTERN = re.compile(
 _CODE = re.compile(r"[A-Za-z]+[0-9]+")
 
 
-@dataclass(slots=True)
+@dataclass
 class Suppression:
     line: int
     span: Span
