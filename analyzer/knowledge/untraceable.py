@@ -93,7 +93,6 @@ UNTRACEABLE_CALLS: dict[str, Untraceable] = {
     **dict.fromkeys((
         "numpy.random.rand", "numpy.random.randn", "numpy.random.randint", "numpy.random.random",
         "numpy.random.uniform", "numpy.random.normal", "numpy.random.choice",
-        "numpy.random.permutation", "numpy.random.shuffle", "numpy.random.beta",
     ), _NP_RANDOM),
     **dict.fromkeys((
         "os.makedirs", "os.mkdir", "os.remove", "os.unlink", "os.rename", "os.replace",

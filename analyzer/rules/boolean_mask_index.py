@@ -1,0 +1,128 @@
+import re
+
+import libcst as cst
+
+from tclint.analyzer import tensor_facts as tf
+from tclint.analyzer.knowledge import hazards
+from tclint.analyzer.rules._support import guarded_report
+from tclint.analyzer.rules.base import Example, Rule
+
+# Un-annotated compiled inputs named like this are boolean masks in practice.
+_MASK_NAME = re.compile(r"^(mask|.+_mask)$")
+_BOOL_METHODS = frozenset({
+    "bool", "eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite", "isneginf",
+    "isposinf", "logical_and", "logical_or", "logical_not", "logical_xor", "isclose",
+})
+_BOOL_FUNCTIONS = frozenset(f"torch.{m}" for m in _BOOL_METHODS - {"bool"})
+
+
+class BooleanMaskIndex(Rule):
+    """
+    ## What it does
+    Flags reading `x[mask]` with a boolean tensor `mask` (a comparison result such as
+    `x[x > 0]`, `.bool()`, `torch.isnan(...)`, or a compiled input named `mask` /
+    `*_mask`), and `x[mask] += v`, inside a compiled region.
+
+    ## Why is this bad?
+    Boolean indexing selects as many elements as the mask has `True` values, so the
+    result's size depends on the data. Dynamo treats it as a dynamic-shape operator and
+    breaks the graph (unless `capture_dynamic_output_shape_ops=True`). Writing through a
+    mask, `x[mask] = 0`, keeps the shape and is traced fine.
+
+    ## Example
+    ```python
+    loss = F.cross_entropy(logits[valid], target[valid])
+    ```
+
+    ## Use instead
+    ```python
+    loss = F.cross_entropy(logits, target.masked_fill(~valid, -100), ignore_index=-100)
+    # or: (per_elem * valid).sum() / valid.sum(); x.masked_fill(~mask, 0); torch.where(mask, a, b)
+    ```
+    """
+
+    code = "TC302"
+    name = "boolean-mask-index"
+    message = "indexing with a boolean mask gives a data-dependent shape; the graph breaks here"
+    graph_break = hazards.DYNAMIC_SHAPE_OP
+
+    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
+
+    VALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                y = x.clone()
+                y[y < 0] = 0
+                return y.masked_fill(x > 1, 1)
+        """, call="f(torch.randn(4, 3))"),
+    ]
+    INVALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                return x[x > 0].sum()
+        """, call="f(torch.randn(4, 3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x, mask):
+                return x[mask]
+        """, call="f(torch.randn(4), torch.tensor([True, False, True, True]))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                y = x.clone()
+                y[torch.isnan(y)] += 1
+                return y
+        """, call="f(torch.randn(4, 3))"),
+    ]
+
+    def __init__(self, analyzer):
+        super().__init__(analyzer)
+        self._store_targets: set[int] = set()
+
+    @classmethod
+    def enabled(cls, dynamo) -> bool:
+        return not dynamo.capture_dynamic_output_shape_ops
+
+    def _is_mask(self, expr: cst.BaseExpression) -> bool:
+        kind = self.facts.kind(expr)
+        if kind == tf.BOOL_TENSOR:
+            return True
+        if kind == tf.INPUT and isinstance(expr, cst.Name):
+            # A compiled function's un-annotated input called `mask` / `*_mask` is, in real
+            # model code, a boolean mask passed by the caller (attention, padding, valid
+            # masks); indexing with it is the dynamic-shape pattern this rule is about.
+            return bool(_MASK_NAME.match(expr.value))
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.BitInvert):
+            return self._is_mask(expr.expression)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+            return self._is_mask(expr.left) and self._is_mask(expr.right)
+        if isinstance(expr, cst.Call):
+            qual = self.facts.qualname(expr.func)
+            if qual in _BOOL_FUNCTIONS:
+                return True
+            if qual is None and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _BOOL_METHODS:
+                receiver = self.facts.kind(expr.func.value)
+                return receiver in tf.TENSORS
+        return False
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            if isinstance(t.target, cst.Subscript):
+                self._store_targets.add(id(t.target))
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if id(node) in self._store_targets:
+            return  # `x[mask] = v` keeps the shape: traced
+        for element in node.slice:
+            if isinstance(element.slice, cst.Index) and self._is_mask(element.slice.value):
+                base = self.facts.kind(node.value)
+                if base in (tf.STATIC, tf.MODULE):
+                    return
+                self.report(node)
+                return

@@ -1,0 +1,120 @@
+import libcst as cst
+
+from tclint.analyzer import tensor_facts as tf
+from tclint.analyzer.knowledge import hazards
+from tclint.analyzer.knowledge.extra_hazards import NON_TENSOR_RESULT
+from tclint.analyzer.rules._support import guarded_report, positional
+from tclint.analyzer.rules.base import Example, Rule
+
+
+class CopyCall(Rule):
+    """
+    ## What it does
+    Flags `copy.deepcopy(...)` of tensors, modules or containers holding tensors, and
+    every `copy.copy(...)`, inside a compiled region.
+
+    ## Why is this bad?
+    Dynamo refuses to deep-copy a tensor (a module's parameters are tensors too) and
+    skips the `copy` module's shallow `copy`, so the graph ends at the call.
+    `copy.deepcopy` of plain Python data (a config dict) is traced and is fine.
+
+    ## Example
+    ```python
+    def forward(self, x):
+        target = copy.deepcopy(x)
+        return self.net(x), target
+    ```
+
+    ## Use instead
+    ```python
+    def forward(self, x):
+        target = x.detach().clone()
+        return self.net(x), target
+    ```
+    Copy modules once, outside the compiled region (e.g. an EMA copy in `__init__`).
+    """
+
+    code = "TC207"
+    name = "copy-call"
+    message = "copying this object is not traceable; the graph breaks here"
+    graph_break = hazards.DEEPCOPY
+    also_predicts = (hazards.SKIPPED, NON_TENSOR_RESULT)
+
+    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
+
+    VALID = [
+        Example("""
+            import copy
+            import torch
+            @torch.compile
+            def f(x):
+                cfg = copy.deepcopy({"scale": 2})
+                return x.clone() * cfg["scale"]
+        """, call="f(torch.randn(3))"),
+    ]
+    INVALID = [
+        Example("""
+            import copy
+            import torch
+            @torch.compile
+            def f(x):
+                y = x * 2
+                return copy.deepcopy(y) + 1
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import copy
+            import torch
+            import torch.nn as nn
+            class M(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.lin = nn.Linear(3, 3)
+                def forward(self, x):
+                    frozen = copy.deepcopy(self.lin)
+                    return frozen(x)
+        """, call="torch.compile(M())(torch.randn(3))"),
+        Example("""
+            import copy
+            import torch
+            @torch.compile
+            def f(x):
+                opts = copy.copy({"scale": 2})
+                return x * opts["scale"]
+        """, call="f(torch.randn(3))"),
+    ]
+
+    def _holds_tensors(self, expr: cst.BaseExpression):
+        """True / a condition when deep-copying `expr` copies a tensor or a module."""
+        k = self.facts.kind(expr)
+        if k in (tf.TENSOR, tf.BOOL_TENSOR, tf.MODULE):
+            return True
+        if isinstance(k, frozenset):
+            return k
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+            for el in expr.elements:
+                r = self._holds_tensors(el.value)
+                if r is not None:
+                    return r
+        if isinstance(expr, cst.Dict):
+            for el in expr.elements:
+                if isinstance(el, cst.DictElement):
+                    r = self._holds_tensors(el.value)
+                    if r is not None:
+                        return r
+        return None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qual = self.facts.qualname(node.func)
+        if qual == "copy.copy":
+            self.report(node, "`copy.copy()` is skipped by Dynamo (the `copy` module is not traced); the graph "
+                              "breaks here. Use `tensor.clone()`, `dict(d)` or `list(l)`.")
+        elif qual == "copy.deepcopy":
+            args = positional(node)
+            if not args:
+                return
+            held = self._holds_tensors(args[0])
+            if held is None:
+                return
+            self.report(node, "Dynamo cannot deep-copy tensors or modules; the graph breaks here. Use "
+                              "`tensor.clone()`, or copy the module once outside the compiled region.",
+                        condition=None if held is True else held)

@@ -1,0 +1,194 @@
+import libcst as cst
+
+from tclint.analyzer import tensor_facts as tf
+from tclint.analyzer.knowledge import hazards
+from tclint.analyzer.knowledge.extra_hazards import REQUIRES_GRAD_INPUT
+from tclint.analyzer.rules._support import argument, function_body, guarded_report, target_names
+from tclint.analyzer.rules.base import Example, Rule
+
+# Calls and attributes that give a value without the autograd history of their receiver.
+_NO_HISTORY_METHODS = frozenset({"detach", "item", "tolist", "size", "dim", "numel", "stride"})
+_NO_HISTORY_ATTRS = frozenset({"shape", "dtype", "device", "requires_grad", "ndim", "is_leaf"})
+_STORE_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
+
+
+def _history_names(expr: cst.CSTNode) -> set[str]:
+    """Names whose autograd history flows into the value of `expr`."""
+    out: set[str] = set()
+
+    class _V(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            out.add(node.value)
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_Call(self, node: cst.Call) -> bool:
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value in _NO_HISTORY_METHODS:
+                return False
+            return True
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            if node.attr.value in _NO_HISTORY_ATTRS:
+                return False
+            node.value.visit(self)
+            return False
+
+    expr.visit(_V())
+    return out
+
+
+def _contains(tree: cst.CSTNode, target: cst.CSTNode) -> bool:
+    found = False
+
+    class _V(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            nonlocal found
+            if node is target:
+                found = True
+            return not found
+
+    tree.visit(_V())
+    return found
+
+
+class RequiresGradIntermediate(Rule):
+    """
+    ## What it does
+    Flags `t.requires_grad_()` inside a compiled region when `t` is an input of the
+    compiled function, or when `t` is an intermediate tensor (computed in the region)
+    that reaches an output of the graph: it is returned (directly, inside a container,
+    or through values computed from it) or stored on `self`. (It is also an output when
+    it is still live at another graph break; that case is not flagged.)
+
+    ## Why is this bad?
+    Dynamo builds the graph for a fixed autograd setup. Turning on `requires_grad` for
+    a graph input is not supported, and an intermediate marked with `requires_grad_()`
+    cannot leave the graph as an output (the graph would have to become a leaf of a new
+    autograd graph): in both cases the graph breaks. An intermediate that is only used
+    inside the region, or `requires_grad_(False)`, is fine.
+
+    ## Example
+    ```python
+    @torch.compile
+    def prepare(x):
+        z = (x * 2).detach().requires_grad_()
+        return z
+    ```
+
+    ## Use instead
+    Call `requires_grad_()` on the returned tensor outside the compiled function, or
+    create the leaf before the compiled call and pass it in.
+    """
+
+    code = "TC214"
+    name = "requires-grad-intermediate"
+    message = "a `requires_grad_()` tensor leaves the compiled graph; the graph breaks here"
+    graph_break = hazards.GRAD_LEAK
+    also_predicts = (REQUIRES_GRAD_INPUT,)
+
+    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
+
+    VALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                y = (x * 2).requires_grad_()
+                z = (y * y).sum()
+                return x + 1, (y * 3).detach()
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                return (x * 2).requires_grad_(False)
+        """, call="f(torch.randn(3))"),
+    ]
+    INVALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                y = (x * 2).detach().requires_grad_()
+                return y * 3
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                x.requires_grad_()
+                return (x * 2).sum().detach()
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            import torch.nn as nn
+            class M(nn.Module):
+                def forward(self, x):
+                    h = torch.zeros(3).requires_grad_(True)
+                    self.state = h
+                    return x + 1
+        """, call="torch.compile(M())(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                outs = []
+                y = (x * 2).requires_grad_()
+                outs.append(y)
+                return outs
+        """, call="f(torch.randn(3))"),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "requires_grad_"):
+            return
+        flag = argument(node, 0, "requires_grad")
+        if flag is not None and not (isinstance(flag, cst.Name) and flag.value == "True"):
+            return  # requires_grad_(False), or a value we cannot read
+        fn = self.facts.function
+        if fn is None or not fn.root_like:
+            return  # in a helper, whether the value leaves the graph depends on the caller
+        receiver = func.value
+        kind = self.facts.kind(receiver)
+        if kind == tf.INPUT and isinstance(receiver, cst.Name):
+            self.report(node, "`requires_grad_()` on an input of the compiled function is not supported by "
+                              "Dynamo; the graph breaks here. Call it before the compiled call")
+            return
+        cond = self.facts.tensor_condition(receiver)
+        if cond is None:
+            return
+        if self._escapes(fn.node, node, receiver):
+            self.report(node, condition=None if cond is True else cond)
+
+    def _escapes(self, fn_node: cst.FunctionDef, call: cst.Call, receiver: cst.BaseExpression) -> bool:
+        body = function_body(fn_node)
+        if any(_contains(r, call) for r in body.returns):
+            return True
+        tainted: set[str] = set()
+        if isinstance(receiver, cst.Name):
+            tainted.add(receiver.value)  # requires_grad_ works in place
+        for target, value in body.assigns:
+            if _contains(value, call):
+                tainted |= target_names(target)
+                if isinstance(target, cst.Attribute) and self.facts.is_self(target.value):
+                    return True
+        if not tainted:
+            return False
+        # Containers filled with a tainted value carry it: `outs.append(y)`.
+        stores = [(call.func.value, call.args[-1].value) for call in body.calls
+                  if isinstance(call.func, cst.Attribute) and call.func.attr.value in _STORE_METHODS
+                  and call.args]
+        changed = True
+        while changed:
+            changed = False
+            for target, value in [*body.assigns, *stores]:
+                if _history_names(value) & tainted:
+                    if isinstance(target, cst.Attribute) and self.facts.is_self(target.value):
+                        return True
+                    new = target_names(target) - tainted
+                    if new:
+                        tainted |= new
+                        changed = True
+        return any(_history_names(r) & tainted for r in body.returns)

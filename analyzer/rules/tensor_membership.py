@@ -1,0 +1,103 @@
+import libcst as cst
+
+from tclint.analyzer import tensor_facts as tf
+from tclint.analyzer.knowledge import hazards
+from tclint.analyzer.rules._support import guarded_report, tensor_arg
+from tclint.analyzer.rules.base import Example, Rule
+
+
+class TensorMembership(Rule):
+    """
+    ## What it does
+    Flags `value in t` and `value not in t` where `t` is a tensor, inside a compiled
+    region.
+
+    ## Why is this bad?
+    `in` on a tensor compares every element and converts the answer to a Python `bool`,
+    which reads tensor data. With `capture_scalar_outputs=False` Dynamo cannot trace
+    that, so the graph ends at the test.
+
+    ## Example
+    ```python
+    if pad_id in tokens:
+        tokens = tokens[tokens != pad_id]
+    ```
+
+    ## Use instead
+    ```python
+    has_pad = (tokens == pad_id).any()     # a tensor; combine with torch.where
+    ```
+    """
+
+    code = "TC105"
+    name = "tensor-membership"
+    message = "`in` on a tensor reads tensor data into a Python bool and breaks the graph"
+    graph_break = hazards.ITEM
+
+    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
+
+    VALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                if 4 in x.shape:
+                    x = x * 2
+                return (x == 3).any()
+        """, call="f(torch.randn(4, 3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x, batch):
+                if "scale" in batch:
+                    x = x * batch["scale"]
+                return x
+        """, call="f(torch.randn(3), {'scale': 2.0})"),
+    ]
+    INVALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x, ids: torch.Tensor):
+                found = 2 in ids
+                return x + 1, found
+        """, call="f(torch.randn(3), torch.tensor([1, 2, 3]))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                return x * 2 if 0.0 in x else x
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                ids = x.argmax(-1)
+                if 0 not in ids:
+                    return x
+                return x + 1
+        """, call="f(torch.randn(4, 3))"),
+    ]
+
+    @classmethod
+    def enabled(cls, dynamo) -> bool:
+        return not dynamo.capture_scalar_outputs
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        left = node.left
+        for target in node.comparisons:
+            if isinstance(target.operator, (cst.In, cst.NotIn)):
+                right = target.comparator
+                is_tensor, cond = tensor_arg(self.facts, right)
+                # An un-annotated compiled input may be a dict or a list (`"labels" in batch`),
+                # but a number looked up in it (`0.0 in x`) is a tensor membership test.
+                if is_tensor or (self.facts.kind(right) == tf.INPUT and _is_number(left)):
+                    self.report(node, condition=cond)
+                    return
+            left = target.comparator
+
+
+def _is_number(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        expr = expr.expression
+    return isinstance(expr, (cst.Integer, cst.Float))

@@ -1,0 +1,96 @@
+import libcst as cst
+
+from tclint.analyzer.knowledge import hazards
+from tclint.analyzer.knowledge.extra_hazards import NON_TENSOR_RESULT, TENSOR_REPR
+from tclint.analyzer.rules._support import guarded_report, positional, tensor_arg
+from tclint.analyzer.rules.base import Example, Rule
+
+
+class TensorToString(Rule):
+    """
+    ## What it does
+    Flags `str(t)`, `repr(t)` and `"..." % t` where `t` is a tensor, inside a compiled
+    region.
+
+    ## Why is this bad?
+    Formatting a tensor prints its values, which needs the data: Dynamo cannot trace it
+    and ends the graph. Formatting shapes, sizes or dtypes is fine. (An f-string of a
+    tensor is built lazily by Dynamo 2.13 and breaks only where the string is used,
+    e.g. concatenated or passed to a method; this rule does not flag f-strings.)
+
+    ## Example
+    ```python
+    self.last = str(logits.argmax(-1))
+    ```
+
+    ## Use instead
+    Return the tensor and format it after the compiled call, or format only static
+    information: `str(x.shape)`, `f"{x.dtype}"`.
+    """
+
+    code = "TC202"
+    name = "tensor-to-string"
+    message = "formatting a tensor as text reads its values and breaks the graph"
+    graph_break = hazards.BUILTIN_OP
+    also_predicts = (TENSOR_REPR, NON_TENSOR_RESULT)
+
+    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
+
+    VALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                desc = str(x.shape) + repr(x.dtype) + f" {x.dtype}" + "{}".format(x.size(0))
+                return x + 1, desc
+        """, call="f(torch.randn(3))"),
+    ]
+    INVALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                desc = str(x * 2)
+                return x + 1, desc
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                desc = repr(x.relu())
+                return x + 1, desc
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                desc = "values: %s" % (x + 1)
+                return x + 1, desc
+        """, call="f(torch.randn(3))"),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qual = self.facts.qualname(node.func)
+        if qual not in ("builtins.str", "builtins.repr"):
+            return
+        args = positional(node)
+        if len(args) != 1 or len(node.args) != 1:
+            return
+        is_tensor, cond = tensor_arg(self.facts, args[0])
+        if is_tensor:
+            self.report(node, f"`{qual[9:]}()` of a tensor formats its values, which Dynamo cannot trace; "
+                              f"the graph breaks here", condition=cond)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if not isinstance(node.operator, cst.Modulo):
+            return
+        if not isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString)):
+            return
+        right = node.right
+        values = [el.value for el in right.elements] if isinstance(right, cst.Tuple) else [right]
+        for value in values:
+            is_tensor, cond = tensor_arg(self.facts, value)
+            if is_tensor:
+                self.report(node, "`%`-formatting a tensor formats its values, which Dynamo cannot trace; "
+                                  "the graph breaks here", condition=cond)
+                return

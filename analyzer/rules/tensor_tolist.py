@@ -1,0 +1,75 @@
+import libcst as cst
+
+from tclint.analyzer import tensor_facts as tf
+from tclint.analyzer.knowledge import hazards
+from tclint.analyzer.rules._support import guarded_report
+from tclint.analyzer.rules.base import Example, Rule
+
+
+class TensorTolist(Rule):
+    """
+    ## What it does
+    Flags `tensor.tolist()` inside a compiled region.
+
+    ## Why is this bad?
+    `.tolist()` copies every element into Python numbers. Dynamo cannot trace that for
+    floating-point tensors (even with `capture_scalar_outputs=True`), and for integer
+    tensors it is a data-dependent operation unless scalar outputs are captured: the
+    graph ends at the call.
+
+    ## Example
+    ```python
+    sizes = counts.tolist()
+    chunks = torch.split(x, sizes)
+    ```
+
+    ## Use instead
+    Keep the values as a tensor and use tensor ops, or call `.tolist()` outside the
+    compiled region and pass the Python list in.
+    """
+
+    code = "TC104"
+    name = "tensor-tolist"
+    message = "`.tolist()` copies tensor values into Python and breaks the graph"
+    graph_break = hazards.TOLIST
+    also_predicts = (hazards.DATA_DEPENDENT_OP,)
+
+    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
+
+    VALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                dims = list(x.shape)
+                return x.reshape(dims[0], -1)
+        """, call="f(torch.randn(3, 4))"),
+    ]
+    INVALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                y = x * 2
+                return y.tolist()
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x, counts: torch.Tensor):
+                sizes = (counts + 1).tolist()
+                return x * sizes[0]
+        """, call="f(torch.randn(3), torch.tensor([1, 2]))"),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "tolist" and not node.args):
+            return
+        receiver = func.value
+        cond = self.facts.tensor_condition(receiver)
+        # Like `.item()`, `.tolist()` on a value of unknown type is almost always a tensor
+        # (or an ndarray, which Dynamo treats as one); static values and modules are not.
+        if cond is None and self.facts.kind(receiver) not in (tf.UNKNOWN, tf.INPUT):
+            return
+        self.report(node, condition=None if cond in (True, None) else cond)
