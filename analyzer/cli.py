@@ -164,12 +164,15 @@ def _rule_command(argv: list[str]) -> int:
 
 def _rules_command(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="tclint rules", description="List every rule.")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     args = p.parse_args(argv)
-    from tclint.analyzer.rule_docs import rule_doc_json
+    from tclint.analyzer.rule_docs import rule_doc_json, rules_markdown
     from tclint.analyzer.rules import all_rules
 
     rules = all_rules()
+    if args.format == "markdown":
+        sys.stdout.write(rules_markdown(list(rules.values())))
+        return EXIT_CLEAN
     if args.format == "json":
         import json
         print(json.dumps([rule_doc_json(r) for r in rules.values()], indent=2))
