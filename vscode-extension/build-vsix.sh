@@ -1,0 +1,16 @@
+#!/bin/sh
+# Builds vscode-extension/tclint.vsix: installs the locked dependencies, compiles and tests the
+# TypeScript, bundles it with esbuild, then packages it with vsce 3 (vsce 4 needs Node >= 22;
+# this runs on Node 20).
+# Needs node >= 20, npm and the npm registry (npx fetches @vscode/vsce the first time).
+set -eu
+cd "$(dirname "$0")"
+if [ -f package-lock.json ]; then
+    npm ci --no-audit --no-fund
+else
+    npm install --no-audit --no-fund
+fi
+npm test
+# vscode:prepublish bundles src/extension.ts and its dependencies into out/extension.js.
+npx --yes @vscode/vsce@3 package --no-dependencies --out tclint.vsix
+ls -l tclint.vsix

@@ -1,0 +1,126 @@
+// How the tclint language server is started. Pure module (no `vscode` import).
+
+import * as path from 'path';
+import { ImportStrategy, isInsideFolder } from './settings';
+
+export const SERVER_MODULE = 'tclint.server';
+
+export interface ServerCommandInput {
+    /** The resolved settings of the folder the server is started for. */
+    settings: {
+        path: readonly string[];
+        interpreter: readonly string[];
+        args: readonly string[];
+        importStrategy: ImportStrategy;
+        workspaceTrusted?: boolean;
+    };
+    /** Interpreter command from the Python extension's API (executable + leading args), if any. */
+    pythonExtensionInterpreter?: readonly string[];
+    /** Folder paths of the workspace: used to refuse an in-workspace interpreter when untrusted. */
+    workspaceFolders?: readonly string[];
+    /** Folder that holds a bundled copy of tclint (for importStrategy useBundled), if it exists. */
+    bundledLibsDir?: string;
+    /** process.platform; decides the default interpreter name. */
+    platform?: string;
+    /** Current PYTHONPATH, so the bundled folder is prepended to it. */
+    pythonPath?: string;
+}
+
+export type CommandSource = 'path' | 'interpreter' | 'pythonExtension' | 'default';
+
+export interface ServerCommand {
+    command: string;
+    args: string[];
+    /** Extra environment variables for the server process. */
+    env: Record<string, string>;
+    /** Which setting or fallback chose the program. */
+    source: CommandSource;
+    /** The interpreter (executable + leading args) when the server runs as `-m tclint.server`. */
+    interpreter?: string[];
+    /** Things the user should know (fallbacks taken); logged, and shown per showNotifications. */
+    warnings: string[];
+}
+
+export function defaultInterpreter(platform: string = process.platform): string {
+    return platform === 'win32' ? 'python' : 'python3';
+}
+
+/** True for a lone `tclint` executable (`/venv/bin/tclint`, `tclint.exe`), to which `server` is appended. */
+export function isBareTclintExecutable(entries: readonly string[]): boolean {
+    if (entries.length !== 1) {
+        return false;
+    }
+    const base = path.basename(entries[0].replace(/\\/g, '/')).toLowerCase();
+    return base === 'tclint' || base === 'tclint.exe' || base === 'tclint.cmd';
+}
+
+/**
+ * Builds the server's command line:
+ *  1. `tclint.path` wins: it is the whole command (a lone `tclint` executable gets `server`);
+ *  2. else `<interpreter> -m tclint.server`, with the interpreter from `tclint.interpreter`,
+ *     else the Python extension's, else `python3` (`python` on Windows);
+ *  3. `tclint.args` are appended in both cases.
+ */
+export function buildServerCommand(input: ServerCommandInput): ServerCommand {
+    const { settings } = input;
+    const warnings: string[] = [];
+    const env: Record<string, string> = {};
+    const extraArgs = [...settings.args];
+    const pathEntries = settings.path.filter((p) => p.length > 0);
+
+    if (pathEntries.length > 0) {
+        const [command, ...rest] = pathEntries;
+        const args = isBareTclintExecutable(pathEntries) ? ['server'] : rest;
+        if (settings.importStrategy === 'useBundled') {
+            warnings.push('tclint.importStrategy "useBundled" has no effect when tclint.path is set.');
+        }
+        return { command, args: [...args, ...extraArgs], env, source: 'path', warnings };
+    }
+
+    let interpreter: string[] = settings.interpreter.filter((p) => p.length > 0);
+    let source: CommandSource = 'interpreter';
+    if (interpreter.length === 0) {
+        const fromExtension = (input.pythonExtensionInterpreter ?? []).filter((p) => p.length > 0);
+        const untrusted = settings.workspaceTrusted === false;
+        const inWorkspace = fromExtension.length > 0
+            && (input.workspaceFolders ?? []).some((folder) => isInsideFolder(fromExtension[0], folder));
+        if (fromExtension.length > 0 && untrusted && inWorkspace) {
+            warnings.push(`The selected interpreter ${fromExtension[0]} is inside this untrusted workspace; `
+                + `using ${defaultInterpreter(input.platform)} from PATH instead. Trust the workspace to use it.`);
+        } else if (fromExtension.length > 0) {
+            interpreter = fromExtension;
+            source = 'pythonExtension';
+        }
+    }
+    if (interpreter.length === 0) {
+        interpreter = [defaultInterpreter(input.platform)];
+        source = 'default';
+    }
+
+    if (settings.importStrategy === 'useBundled') {
+        if (input.bundledLibsDir) {
+            const sep = (input.platform ?? process.platform) === 'win32' ? ';' : ':';
+            env.PYTHONPATH = input.pythonPath ? `${input.bundledLibsDir}${sep}${input.pythonPath}` : input.bundledLibsDir;
+        } else {
+            warnings.push('tclint.importStrategy is "useBundled", but this build of the extension bundles no tclint; '
+                + `using the tclint installed for ${interpreter[0]} (as with "fromEnvironment").`);
+        }
+    }
+    env.TCLINT_IMPORT_STRATEGY = settings.importStrategy;
+
+    const [command, ...interpreterArgs] = interpreter;
+    return {
+        command,
+        args: [...interpreterArgs, '-m', SERVER_MODULE, ...extraArgs],
+        env,
+        source,
+        interpreter,
+        warnings,
+    };
+}
+
+/** The command line as one string, for the output channel. */
+export function formatCommandLine(cmd: { command: string; args: readonly string[] }): string {
+    const quote = (s: string) => (/^[\w@%+=:,./\\-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`);
+    return [cmd.command, ...cmd.args].map(quote).join(' ');
+}

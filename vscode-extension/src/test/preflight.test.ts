@@ -1,0 +1,60 @@
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { checkExecutable, checkInterpreter } from '../preflight';
+
+function findPython(): string | undefined {
+    for (const name of ['python3', 'python']) {
+        try {
+            execFileSync(name, ['-c', 'pass'], { stdio: 'ignore' });
+            return name;
+        } catch {
+            // try the next name
+        }
+    }
+    return undefined;
+}
+const python = findPython();
+
+test('a missing interpreter is notFound', async () => {
+    const result = await checkInterpreter([path.join(os.tmpdir(), 'no-such-python-here')]);
+    assert.equal(result.ok, false);
+    assert.equal(!result.ok && result.reason, 'notFound');
+});
+
+test('an interpreter without tclint is missingModule', { skip: !python && 'no python on PATH' }, async () => {
+    // -I (isolated) with an empty PYTHONPATH: tclint cannot be found, whatever is installed.
+    const result = await checkInterpreter([python!, '-I', '-S'], { env: { PATH: process.env.PATH } });
+    assert.equal(result.ok, false);
+    assert.equal(!result.ok && result.reason, 'missingModule');
+});
+
+test('an interpreter that can import tclint.server is ok', { skip: !python && 'no python on PATH' }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tclint-preflight-'));
+    fs.mkdirSync(path.join(dir, 'tclint', 'server'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'tclint', '__init__.py'), '');
+    fs.writeFileSync(path.join(dir, 'tclint', 'server', '__init__.py'), '');
+    try {
+        const result = await checkInterpreter([python!, '-S'], { env: { PATH: process.env.PATH, PYTHONPATH: dir } });
+        assert.deepEqual(result, { ok: true });
+    } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+    }
+});
+
+test('an interpreter that fails otherwise is failed', { skip: !python && 'no python on PATH' }, async () => {
+    const result = await checkInterpreter([python!, '-c', 'raise SystemExit(7)', '--']);
+    // `-c CODE --` runs CODE; the probe's own -c comes after and is an argument.
+    assert.equal(result.ok, false);
+    assert.equal(!result.ok && result.reason, 'failed');
+});
+
+test('checkExecutable', () => {
+    assert.deepEqual(checkExecutable('tclint'), { ok: true });
+    assert.deepEqual(checkExecutable(process.execPath), { ok: true });
+    const missing = checkExecutable('./no/such/tclint', '/tmp');
+    assert.equal(missing.ok, false);
+});
