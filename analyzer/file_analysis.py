@@ -53,6 +53,8 @@ class FileAnalyzer(cst.CSTVisitor):
         self._function_stack: list[tf.FunctionScope] = []
         self._containers: list = []  # enclosing classes and functions, innermost last
         self._loop_depth = [0]  # per function: how many loops enclose the current node
+        self._eager_blocks: set[int] = set()  # ids of subtrees only run eagerly
+        self._eager_depth = 0
         self.rules = [cls(self) for cls in rule_classes]
         self._visit: dict[type, list] = {}
         self._leave: dict[type, list] = {}
@@ -77,8 +79,11 @@ class FileAnalyzer(cst.CSTVisitor):
     def in_loop(self) -> bool:
         return self._loop_depth[-1] > 0
 
-    def add_candidate(self, code, node, message, condition, fix: Fix | None, region_only: bool = True) -> None:
+    def add_candidate(self, code, node, message, condition, fix: Fix | None, *,
+                      graph_break=None, region_only: bool = True) -> None:
         """Record a finding; region-only findings count only if their function is compiled."""
+        if self._eager_depth:
+            return  # Dynamo never traces code guarded by `not is_compiling()`
         fn = self.facts.function
         if fn is None or not region_only:
             bucket = self.summary.module_candidates
@@ -86,7 +91,8 @@ class FileAnalyzer(cst.CSTVisitor):
         else:
             bucket = self.summary.functions[fn.key].candidates
             always = False
-        cand = Candidate(code=code, span=None, message=message, condition=condition, fix=fix, always=always)
+        cand = Candidate(code=code, span=None, message=message, condition=condition, fix=fix,
+                         graph_break=graph_break, always=always)
         bucket.append(cand)
         self._pending.append((cand, node))
 
@@ -97,6 +103,8 @@ class FileAnalyzer(cst.CSTVisitor):
     # -- dispatch ----------------------------------------------------------------
     def on_visit(self, node: cst.CSTNode) -> bool:
         t = type(node)
+        if self._eager_blocks and id(node) in self._eager_blocks:
+            self._eager_depth += 1
         handler = _BOOKKEEPING_VISIT.get(t)
         if handler is not None:
             handler(self, node)
@@ -125,6 +133,8 @@ class FileAnalyzer(cst.CSTVisitor):
         handler = _BOOKKEEPING_LEAVE.get(t)
         if handler is not None:
             handler(self, original_node)
+        if self._eager_blocks and id(original_node) in self._eager_blocks:
+            self._eager_depth -= 1
 
     # -- imports and module-level names -------------------------------------------
     def _visit_module(self, node: cst.Module) -> None:
@@ -372,7 +382,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 ref = self._callable_ref(node.args[0].value)
                 if ref:
                     self.summary.hook_functions.append(ref)
-        if fn is None:
+        if fn is None or self._eager_depth:
             return
         ref = self._call_ref(node, qual)
         if ref is not None:
@@ -486,6 +496,23 @@ class FileAnalyzer(cst.CSTVisitor):
                     self._literal_names[t.target.value] = [e.value for e in node.value.elements]
         self._leave_assign(node)
 
+    # -- code Dynamo never traces ---------------------------------------------------------
+    def _visit_if(self, node: cst.If) -> None:
+        when = _compiling_test(self.facts, node.test)
+        if when is False:
+            self._eager_blocks.add(id(node.body))
+        elif when is True and node.orelse is not None:
+            self._eager_blocks.add(id(node.orelse))
+
+    def _visit_block(self, node: cst.IndentedBlock) -> None:
+        # `if torch.compiler.is_compiling(): return ...` leaves the rest of the block eager-only.
+        body = node.body
+        for i, stmt in enumerate(body):
+            if (isinstance(stmt, cst.If) and stmt.orelse is None and _ends_block(stmt.body)
+                    and _compiling_test(self.facts, stmt.test) is True):
+                self._eager_blocks.update(id(rest) for rest in body[i + 1:])
+                break
+
     # -- dynamo configuration ---------------------------------------------------------
     def _visit_module_assign(self, node: cst.Assign) -> None:
         if self.facts.function is not None:
@@ -507,6 +534,31 @@ class FileAnalyzer(cst.CSTVisitor):
 
 
 _NO_VALUE = object()
+
+IS_COMPILING = frozenset({
+    "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling", "torch._dynamo.is_compiling",
+    "torch._utils.is_compiling",
+})
+
+
+def _compiling_test(facts, test: cst.BaseExpression) -> bool | None:
+    """True for `is_compiling()`, False for `not is_compiling()`, None otherwise."""
+    negated = False
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        negated = not negated
+        test = test.expression
+    if isinstance(test, cst.Call) and not test.args and facts.qualname(test.func) in IS_COMPILING:
+        return not negated
+    return None
+
+
+def _ends_block(block: cst.BaseSuite) -> bool:
+    stmts = block.body
+    if not stmts:
+        return False
+    last = stmts[-1]
+    return isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and any(
+        isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
 
 
 def _literal_value(node: cst.BaseExpression):
@@ -594,6 +646,8 @@ class _AttributeScan:
 
 _BOOKKEEPING_VISIT = {
     cst.Module: FileAnalyzer._visit_module,
+    cst.If: FileAnalyzer._visit_if,
+    cst.IndentedBlock: FileAnalyzer._visit_block,
     cst.Import: FileAnalyzer._visit_import,
     cst.ImportFrom: FileAnalyzer._visit_import_from,
     cst.ClassDef: FileAnalyzer._visit_class,

@@ -212,7 +212,7 @@ def _chain_text(chain: tuple[ChainStep, ...]) -> str:
 
 
 def _from_candidate(rule, path: str, cand: Candidate, chain) -> Diagnostic:
-    return _make(rule, path, cand.span, cand.message, chain, fix=cand.fix)
+    return _make(rule, path, cand.span, cand.message, chain, fix=cand.fix, gb=cand.graph_break)
 
 
 def _make(rule, path, span, message, chain, fix=None, gb=None) -> Diagnostic:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tclint.analyzer.diagnostic import Fix, Span
+from tclint.analyzer.knowledge.hazards import GraphBreak
 
 # A call reference names a callee the project phase resolves across files:
 #   "f:pkg.mod.name"          a module-level function or class (by qualified name)
@@ -29,6 +30,7 @@ class Candidate:
     message: str
     condition: Condition | None = None
     fix: Fix | None = None
+    graph_break: GraphBreak | None = None  # when not the rule's default
     # Findings outside any function (e.g. recompilation hazards) are reported as is.
     always: bool = False
 

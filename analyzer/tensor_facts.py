@@ -165,14 +165,20 @@ class Facts:
         if isinstance(node, cst.Call):
             return self._call_kind(node)
         if isinstance(node, cst.BinaryOperation):
-            return combine(self.kind(node.left), self.kind(node.right))
+            left, right = self.kind(node.left), self.kind(node.right)
+            if (left == BOOL_TENSOR and right == BOOL_TENSOR
+                    and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))):
+                return BOOL_TENSOR
+            return combine(left, right)
         if isinstance(node, cst.Comparison):
             return self._comparison_kind(node)
         if isinstance(node, cst.UnaryOperation):
             inner = self.kind(node.expression)
             if isinstance(node.operator, cst.Not):
                 return BOOL_TENSOR if inner in TENSORS else (inner if isinstance(inner, frozenset) else STATIC)
-            return TENSOR if inner == INPUT else inner
+            if isinstance(node.operator, cst.BitInvert) and inner == BOOL_TENSOR:
+                return BOOL_TENSOR
+            return TENSOR if inner in (INPUT, BOOL_TENSOR) else inner
         if isinstance(node, cst.BooleanOperation):
             return combine(self.kind(node.left), self.kind(node.right))
         if isinstance(node, cst.Subscript):
@@ -262,6 +268,8 @@ class Facts:
                     return STATIC
                 if method == "type" and not node.args:
                     return STATIC
+                if method in api.BOOL_METHODS or (method in ("any", "all") and base == BOOL_TENSOR):
+                    return BOOL_TENSOR
                 return TENSOR
             if base == MODULE:
                 return TENSOR if method in ("forward", "__call__") else UNKNOWN
@@ -272,7 +280,7 @@ class Facts:
             if method in api.STATIC_TENSOR_METHODS and method not in ("item", "tolist"):
                 return STATIC if base in (UNKNOWN, STATIC) else UNKNOWN
             if base == UNKNOWN and method in api.TENSORISH_METHODS:
-                return TENSOR
+                return BOOL_TENSOR if method in api.BOOL_METHODS else TENSOR
             if base == STATIC:
                 return STATIC
             return UNKNOWN
@@ -293,6 +301,8 @@ class Facts:
         if module in api.TENSOR_NAMESPACES:
             if name[:1].isupper():
                 return TENSOR if name.endswith("Tensor") else STATIC
+            if qual in api.BOOL_FUNCTIONS or self._bool_dtype(node):
+                return BOOL_TENSOR
             if name.startswith(("is_", "get_", "set_", "use_")):
                 return STATIC
             return TENSOR
@@ -303,6 +313,12 @@ class Facts:
         if self._is_project_name(qual):
             return self._project_call(f"f:{qual}")
         return UNKNOWN
+
+    def _bool_dtype(self, node: cst.Call) -> bool:
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value == "dtype":
+                return self.qualname(arg.value) == "torch.bool"
+        return False
 
     def _builtin_call_kind(self, name: str, node: cst.Call):
         if name in ("len", "isinstance", "issubclass", "hasattr", "callable", "id", "type",

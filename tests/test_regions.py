@@ -231,3 +231,22 @@ def test_recursion_terminates(tmp_path):
             return x
     """})
     assert found == []
+
+
+def test_code_guarded_by_is_compiling_is_eager_only(tmp_path):
+    found, _ = lint_tree(tmp_path, {"m.py": """
+        import torch
+
+        def report(x):
+            print(x.sum().item())
+
+        @torch.compile
+        def f(x):
+            if not torch.compiler.is_compiling():
+                report(x)
+                x.sum().item()
+            if torch.compiler.is_compiling():
+                return x * 2
+            return x.sum().item()
+    """})
+    assert found == []

@@ -77,3 +77,11 @@ PARAMETERIZED_MODULES = frozenset({
     "RNN", "LSTMCell", "GRUCell", "RNNCell", "PReLU", "Transformer", "TransformerEncoderLayer",
     "TransformerDecoderLayer", "Parameter",
 })
+
+# Tensor methods and torch functions whose result holds booleans (a mask).
+BOOL_METHODS = frozenset({
+    "bool", "isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_not", "logical_and",
+    "logical_or", "logical_xor", "eq", "ne", "lt", "le", "gt", "ge", "greater", "less",
+    "greater_equal", "less_equal", "not_equal", "isclose", "signbit", "bernoulli",
+})
+BOOL_FUNCTIONS = frozenset(f"torch.{name}" for name in BOOL_METHODS - {"bool", "bernoulli"})

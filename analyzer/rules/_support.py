@@ -8,7 +8,6 @@ from __future__ import annotations
 import libcst as cst
 
 from tclint.analyzer.knowledge.untraceable import Untraceable, calls_for
-from tclint.analyzer.rules.base import Rule
 
 
 def tensor_arg(facts, expr: cst.BaseExpression):
@@ -63,12 +62,9 @@ class UntraceableCalls:
         return (qual, row) if row is not None else None
 
     @staticmethod
-    def message(qual: str, row: Untraceable, rule_break=None) -> str:
-        """The finding's text; names the row's break when it differs from the rule's."""
+    def message(qual: str, row: Untraceable) -> str:
         name = qual.removeprefix("builtins.")
-        other = "" if rule_break is None or row.graph_break == rule_break else (
-            f" (Dynamo reports {row.graph_break.gb_id} \"{row.graph_break.gb_type}\" for this call)")
-        return f"`{name}()` {row.kind}; Dynamo cannot trace it, so the graph breaks here{other}. {row.fix}"
+        return f"`{name}()` {row.kind}; Dynamo cannot trace it, so the graph breaks here. {row.fix}"
 
 
 class _Collector(cst.CSTVisitor):
@@ -142,92 +138,3 @@ def target_names(target: cst.BaseExpression) -> set[str]:
     if isinstance(target, cst.StarredElement):
         return target_names(target.value)
     return set()
-
-
-# -- code that only runs eagerly ----------------------------------------------------
-_IS_COMPILING = frozenset({
-    "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling", "torch._dynamo.is_compiling",
-    "torch._utils.is_compiling",
-})
-_EAGER_CACHE: dict[int, tuple[cst.FunctionDef, frozenset[int]]] = {}
-
-
-def _compiling_test(facts, test: cst.BaseExpression) -> bool | None:
-    """True for `is_compiling()`, False for `not is_compiling()`, None otherwise."""
-    negated = False
-    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        negated = not negated
-        test = test.expression
-    if isinstance(test, cst.Call) and not test.args and facts.qualname(test.func) in _IS_COMPILING:
-        return not negated
-    return None
-
-
-def _eager_only_ids(facts, fn_node: cst.FunctionDef) -> frozenset[int]:
-    hit = _EAGER_CACHE.get(id(fn_node))
-    if hit is not None and hit[0] is fn_node:
-        return hit[1]
-    dead: set[int] = set()
-
-    def mark(tree: cst.CSTNode) -> None:
-        class _All(cst.CSTVisitor):
-            def on_visit(self, node: cst.CSTNode) -> bool:
-                dead.add(id(node))
-                return True
-        tree.visit(_All())
-
-    class _Guards(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is fn_node
-
-        def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
-            # `if torch.compiler.is_compiling(): return ...` makes the rest eager-only
-            body = list(node.body)
-            for i, stmt in enumerate(body):
-                if (isinstance(stmt, cst.If) and stmt.orelse is None
-                        and _compiling_test(facts, stmt.test) is True and _ends_block(stmt.body)):
-                    for rest in body[i + 1:]:
-                        mark(rest)
-                    break
-
-        def visit_If(self, node: cst.If) -> None:
-            when = _compiling_test(facts, node.test)
-            if when is False:
-                mark(node.body)
-            elif when is True and node.orelse is not None:
-                mark(node.orelse)
-
-    fn_node.visit(_Guards())
-    result = frozenset(dead)
-    if len(_EAGER_CACHE) > 256:
-        _EAGER_CACHE.clear()
-    _EAGER_CACHE[id(fn_node)] = (fn_node, result)
-    return result
-
-
-def _ends_block(block: cst.BaseSuite) -> bool:
-    stmts = block.body if isinstance(block, cst.IndentedBlock) else [block]
-    if not stmts:
-        return False
-    last = stmts[-1]
-    if isinstance(last, cst.SimpleStatementLine):
-        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
-    if isinstance(last, cst.SimpleStatementSuite):
-        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
-    return False
-
-
-def eager_only(facts, node: cst.CSTNode) -> bool:
-    """Whether `node` sits in code Dynamo never traces: under `if not is_compiling():`,
-    in the `else` of `if is_compiling():`, or after `if is_compiling(): return ...`."""
-    fn = facts.function
-    if fn is None:
-        return False
-    return id(node) in _eager_only_ids(facts, fn.node)
-
-
-def guarded_report(self, node, message=None, *, condition=None, fix=None) -> None:
-    """`Rule.report`, skipping findings in eager-only code. Use as `report = guarded_report`."""
-    if eager_only(self.facts, node):
-        return
-    Rule.report(self, node, message, condition=condition, fix=fix)

@@ -1,7 +1,6 @@
 import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import guarded_report
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -34,7 +33,6 @@ class AutogradGrad(Rule):
     message = "`torch.autograd.grad` is not traced by Dynamo; the graph breaks here"
     graph_break = hazards.AUTOGRAD_GRAD
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

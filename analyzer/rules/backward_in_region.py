@@ -2,7 +2,7 @@ import libcst as cst
 
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import guarded_report, positional
+from tclint.analyzer.rules._support import positional
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -39,7 +39,6 @@ class BackwardInRegion(Rule):
     graph_break = hazards.BACKWARD
     also_predicts = (hazards.SKIPPED,)
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""
@@ -75,7 +74,8 @@ class BackwardInRegion(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if self.facts.qualname(func) == "torch.autograd.backward":
-            self.report(node, "`torch.autograd.backward()` is skipped by Dynamo; the graph breaks here")
+            self.report(node, "`torch.autograd.backward()` is skipped by Dynamo; the graph breaks here",
+                        graph_break=hazards.SKIPPED)
             return
         if not (isinstance(func, cst.Attribute) and func.attr.value == "backward"):
             return

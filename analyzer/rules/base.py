@@ -48,6 +48,9 @@ class Rule:
     severity: ClassVar[Severity] = Severity.WARNING
     # "function": visits only nodes inside function bodies; "module": every node.
     scope: ClassVar[str] = "function"
+    # False: a finding counts only inside a compiled region. True: wherever it is found
+    # (recompilation hazards sit in the code that calls compiled functions).
+    report_anywhere: ClassVar[bool] = False
     VALID: ClassVar[list[Example]] = []
     INVALID: ClassVar[list[Example]] = []
 
@@ -67,9 +70,11 @@ class Rule:
         *,
         condition: frozenset | None = None,
         fix: Fix | None = None,
+        graph_break: GraphBreak | None = None,
     ) -> None:
+        """Record a finding at `node`; `graph_break` names the break when it is not the rule's default."""
         self.analyzer.add_candidate(self.code, node, message or self.message, condition, fix,
-                                   region_only=self.scope == "function")
+                                    graph_break=graph_break, region_only=not self.report_anywhere)
 
     @classmethod
     def doc(cls) -> str:

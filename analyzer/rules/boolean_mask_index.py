@@ -4,7 +4,6 @@ import libcst as cst
 
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import guarded_report
 from tclint.analyzer.rules.base import Example, Rule
 
 # Un-annotated compiled inputs named like this are boolean masks in practice.
@@ -46,7 +45,6 @@ class BooleanMaskIndex(Rule):
     message = "indexing with a boolean mask gives a data-dependent shape; the graph breaks here"
     graph_break = hazards.DYNAMIC_SHAPE_OP
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

@@ -37,6 +37,7 @@ class CompiledClosure(Rule):
     message = "compiling a closure inside a function: it recompiles whenever the captured values change"
     severity = Severity.INFO
     scope = "module"
+    report_anywhere = True
     recompiles = True
 
     VALID = [

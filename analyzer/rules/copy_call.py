@@ -2,8 +2,7 @@ import libcst as cst
 
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.knowledge.extra_hazards import NON_TENSOR_RESULT
-from tclint.analyzer.rules._support import guarded_report, positional
+from tclint.analyzer.rules._support import positional
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -38,9 +37,8 @@ class CopyCall(Rule):
     name = "copy-call"
     message = "copying this object is not traceable; the graph breaks here"
     graph_break = hazards.DEEPCOPY
-    also_predicts = (hazards.SKIPPED, NON_TENSOR_RESULT)
+    also_predicts = (hazards.SKIPPED, hazards.NON_TENSOR_RESULT)
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""
@@ -107,7 +105,8 @@ class CopyCall(Rule):
         qual = self.facts.qualname(node.func)
         if qual == "copy.copy":
             self.report(node, "`copy.copy()` is skipped by Dynamo (the `copy` module is not traced); the graph "
-                              "breaks here. Use `tensor.clone()`, `dict(d)` or `list(l)`.")
+                              "breaks here. Use `tensor.clone()`, `dict(d)` or `list(l)`.",
+                        graph_break=hazards.SKIPPED)
         elif qual == "copy.deepcopy":
             args = positional(node)
             if not args:

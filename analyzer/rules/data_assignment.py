@@ -2,7 +2,7 @@ import libcst as cst
 
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import function_body, guarded_report, param_names, target_names
+from tclint.analyzer.rules._support import function_body, param_names, target_names
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -34,7 +34,6 @@ class DataAssignment(Rule):
     message = "assigning `.data` of an intermediate tensor cannot be traced; the graph breaks here"
     graph_break = hazards.DATA_MUTATION
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

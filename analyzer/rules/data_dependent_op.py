@@ -2,7 +2,7 @@ import libcst as cst
 
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import argument, guarded_report, method_call, tensor_arg
+from tclint.analyzer.rules._support import argument, method_call, tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
 
 _FUNCTIONS = frozenset({"torch.equal", "torch.allclose", "torch.is_nonzero"})
@@ -41,7 +41,6 @@ class DataDependentOp(Rule):
     message = "this op returns a Python value computed from tensor data; the graph breaks here"
     graph_break = hazards.DATA_DEPENDENT_OP
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

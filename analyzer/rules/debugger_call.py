@@ -2,7 +2,7 @@ import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.knowledge.untraceable import DEBUGGER
-from tclint.analyzer.rules._support import UntraceableCalls, guarded_report
+from tclint.analyzer.rules._support import UntraceableCalls
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -36,7 +36,6 @@ class DebuggerCall(Rule):
     also_predicts = (hazards.SKIPPED,)
 
     # The INVALID examples install a no-op hook so that running them does not stop.
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""
@@ -77,4 +76,4 @@ class DebuggerCall(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         hit = self._calls.match(self.facts, node)
         if hit is not None:
-            self.report(node, self._calls.message(*hit, self.graph_break))
+            self.report(node, self._calls.message(*hit), graph_break=hit[1].graph_break)

@@ -2,7 +2,7 @@ import libcst as cst
 
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import guarded_report, method_call
+from tclint.analyzer.rules._support import method_call
 from tclint.analyzer.rules.base import Example, Rule
 
 _FUNCTIONS = frozenset({
@@ -48,7 +48,6 @@ class DynamicShapeOp(Rule):
     message = "this op's output shape depends on tensor values; the graph breaks here"
     graph_break = hazards.DYNAMIC_SHAPE_OP
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

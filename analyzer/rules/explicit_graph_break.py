@@ -2,7 +2,7 @@ import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.knowledge.untraceable import GRAPH_BREAK
-from tclint.analyzer.rules._support import UntraceableCalls, guarded_report
+from tclint.analyzer.rules._support import UntraceableCalls
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -38,7 +38,6 @@ class ExplicitGraphBreak(Rule):
     message = "`torch._dynamo.graph_break()` ends the graph here"
     graph_break = hazards.GRAPH_BREAK_CALL
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

@@ -4,7 +4,7 @@ from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.knowledge.untraceable import LOGGER_METHODS, LOGGING
 from tclint.analyzer.names import dotted_name
-from tclint.analyzer.rules._support import UntraceableCalls, eager_only
+from tclint.analyzer.rules._support import UntraceableCalls
 from tclint.analyzer.rules.base import Example, Rule
 
 # Receivers that conventionally hold a logging.Logger.
@@ -108,12 +108,6 @@ class LoggingCall(Rule):
         self._attr_loggers: set[str] = set()  # self.<attr> assigned a logger
         self._local_loggers: set[tuple[str, str]] = set()  # (function key, local name)
 
-    def report(self, node, message=None, *, condition=None, fix=None) -> None:
-        # A module-scope rule, but its findings (all inside functions) are region findings.
-        if eager_only(self.facts, node):
-            return
-        self.analyzer.add_candidate(self.code, node, message or self.message, condition, fix, region_only=True)
-
     def _is_get_logger(self, value: cst.BaseExpression) -> bool:
         return isinstance(value, cst.Call) and self.facts.qualname(value.func) in _GET_LOGGER
 
@@ -153,7 +147,7 @@ class LoggingCall(Rule):
             return
         hit = self._calls.match(self.facts, node)
         if hit is not None:
-            self.report(node, self._calls.message(*hit, self.graph_break))
+            self.report(node, self._calls.message(*hit), graph_break=hit[1].graph_break)
             return
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in LOGGER_METHODS:

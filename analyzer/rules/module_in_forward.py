@@ -2,7 +2,7 @@ import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.knowledge.tensor_api import PARAMETERIZED_MODULES
-from tclint.analyzer.rules._support import guarded_report, keyword
+from tclint.analyzer.rules._support import keyword
 from tclint.analyzer.rules.base import Example, Rule
 
 # Modules whose parameters are optional: (keyword that turns them off, default value).
@@ -50,7 +50,6 @@ class ModuleInForward(Rule):
     message = "building a module with parameters creates nn.Parameter, which Dynamo cannot trace"
     graph_break = hazards.PARAMETER_CTOR
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

@@ -1,7 +1,7 @@
 import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import argument, guarded_report
+from tclint.analyzer.rules._support import argument
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -38,7 +38,6 @@ class OneHotWithoutNumClasses(Rule):
     graph_break = hazards.ONE_HOT
     also_predicts = (hazards.DATA_DEPENDENT_OP,)
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

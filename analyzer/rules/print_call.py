@@ -1,7 +1,6 @@
 import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import guarded_report
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -33,7 +32,6 @@ class PrintCall(Rule):
     message = "`print()` is a side effect Dynamo cannot trace; the graph breaks here"
     graph_break = hazards.BUILTIN_OP
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

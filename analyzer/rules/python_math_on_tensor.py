@@ -1,7 +1,7 @@
 import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import guarded_report, positional, tensor_arg
+from tclint.analyzer.rules._support import positional, tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -32,7 +32,6 @@ class PythonMathOnTensor(Rule):
     message = "a `math` function on a tensor reads tensor data and breaks the graph"
     graph_break = hazards.DATA_DEPENDENT_OP
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

@@ -1,7 +1,7 @@
 import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import guarded_report, positional, tensor_arg
+from tclint.analyzer.rules._support import positional, tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -32,7 +32,6 @@ class RangeOfTensor(Rule):
     message = "`range()` of a tensor cannot be traced; the graph breaks here"
     graph_break = hazards.BUILTIN_OP
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

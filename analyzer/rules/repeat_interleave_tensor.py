@@ -2,7 +2,7 @@ import libcst as cst
 
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import argument, guarded_report, keyword, method_call, positional, tensor_arg
+from tclint.analyzer.rules._support import argument, keyword, method_call, positional, tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -36,7 +36,6 @@ class RepeatInterleaveTensor(Rule):
     message = "repeat_interleave with tensor repeats has a data-dependent size; the graph breaks here"
     graph_break = hazards.DYNAMIC_SHAPE_OP
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

@@ -2,8 +2,7 @@ import libcst as cst
 
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.knowledge.extra_hazards import REQUIRES_GRAD_INPUT
-from tclint.analyzer.rules._support import argument, function_body, guarded_report, target_names
+from tclint.analyzer.rules._support import argument, function_body, target_names
 from tclint.analyzer.rules.base import Example, Rule
 
 # Calls and attributes that give a value without the autograd history of their receiver.
@@ -85,9 +84,8 @@ class RequiresGradIntermediate(Rule):
     name = "requires-grad-intermediate"
     message = "a `requires_grad_()` tensor leaves the compiled graph; the graph breaks here"
     graph_break = hazards.GRAD_LEAK
-    also_predicts = (REQUIRES_GRAD_INPUT,)
+    also_predicts = (hazards.REQUIRES_GRAD_INPUT,)
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""
@@ -154,7 +152,8 @@ class RequiresGradIntermediate(Rule):
         kind = self.facts.kind(receiver)
         if kind == tf.INPUT and isinstance(receiver, cst.Name):
             self.report(node, "`requires_grad_()` on an input of the compiled function is not supported by "
-                              "Dynamo; the graph breaks here. Call it before the compiled call")
+                              "Dynamo; the graph breaks here. Call it before the compiled call",
+                        graph_break=hazards.REQUIRES_GRAD_INPUT)
             return
         cond = self.facts.tensor_condition(receiver)
         if cond is None:

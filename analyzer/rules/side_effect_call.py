@@ -2,7 +2,7 @@ import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.knowledge.untraceable import SIDE_EFFECT
-from tclint.analyzer.rules._support import UntraceableCalls, guarded_report
+from tclint.analyzer.rules._support import UntraceableCalls
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -38,7 +38,6 @@ class SideEffectCall(Rule):
     graph_break = hazards.SKIPPED
     also_predicts = (hazards.BUILTIN_OP, hazards.METHOD_CALL, hazards.CONTEXT_MANAGER)
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""
@@ -94,4 +93,4 @@ class SideEffectCall(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         hit = self._calls.match(self.facts, node)
         if hit is not None:
-            self.report(node, self._calls.message(*hit, self.graph_break))
+            self.report(node, self._calls.message(*hit), graph_break=hit[1].graph_break)

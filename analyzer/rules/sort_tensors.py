@@ -3,7 +3,7 @@ import libcst as cst
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.knowledge import tensor_api as api
-from tclint.analyzer.rules._support import function_body, guarded_report, keyword, positional, target_names
+from tclint.analyzer.rules._support import function_body, keyword, positional, target_names
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -42,7 +42,6 @@ class SortTensors(Rule):
     graph_break = hazards.SORT_KEYS
     also_predicts = (hazards.BUILTIN_OP,)
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

@@ -2,7 +2,7 @@ import libcst as cst
 
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import guarded_report, tensor_arg
+from tclint.analyzer.rules._support import tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -34,7 +34,6 @@ class TensorMembership(Rule):
     message = "`in` on a tensor reads tensor data into a Python bool and breaks the graph"
     graph_break = hazards.ITEM
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

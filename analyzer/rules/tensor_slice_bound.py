@@ -1,7 +1,7 @@
 import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import guarded_report, tensor_arg
+from tclint.analyzer.rules._support import tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -32,7 +32,6 @@ class TensorSliceBound(Rule):
     message = "slicing with a tensor bound reads the tensor's value and breaks the graph"
     graph_break = hazards.ITEM
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

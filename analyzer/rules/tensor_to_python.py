@@ -1,7 +1,7 @@
 import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import guarded_report, positional, tensor_arg
+from tclint.analyzer.rules._support import positional, tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
 
 _CASTS = {"builtins.bool": "bool", "builtins.int": "int", "builtins.float": "float"}
@@ -35,7 +35,6 @@ class TensorToPython(Rule):
     message = "converting a tensor to a Python number reads its value and breaks the graph"
     graph_break = hazards.ITEM
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

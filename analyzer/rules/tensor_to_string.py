@@ -1,8 +1,7 @@
 import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.knowledge.extra_hazards import NON_TENSOR_RESULT, TENSOR_REPR
-from tclint.analyzer.rules._support import guarded_report, positional, tensor_arg
+from tclint.analyzer.rules._support import positional, tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -32,9 +31,8 @@ class TensorToString(Rule):
     name = "tensor-to-string"
     message = "formatting a tensor as text reads its values and breaks the graph"
     graph_break = hazards.BUILTIN_OP
-    also_predicts = (TENSOR_REPR, NON_TENSOR_RESULT)
+    also_predicts = (hazards.TENSOR_REPR, hazards.NON_TENSOR_RESULT)
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""
@@ -79,7 +77,8 @@ class TensorToString(Rule):
         is_tensor, cond = tensor_arg(self.facts, args[0])
         if is_tensor:
             self.report(node, f"`{qual[9:]}()` of a tensor formats its values, which Dynamo cannot trace; "
-                              f"the graph breaks here", condition=cond)
+                              f"the graph breaks here", condition=cond,
+                        graph_break=hazards.TENSOR_REPR if qual == "builtins.repr" else None)
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         if not isinstance(node.operator, cst.Modulo):
@@ -92,5 +91,5 @@ class TensorToString(Rule):
             is_tensor, cond = tensor_arg(self.facts, value)
             if is_tensor:
                 self.report(node, "`%`-formatting a tensor formats its values, which Dynamo cannot trace; "
-                                  "the graph breaks here", condition=cond)
+                                  "the graph breaks here", condition=cond, graph_break=hazards.NON_TENSOR_RESULT)
                 return

@@ -2,7 +2,6 @@ import libcst as cst
 
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import guarded_report
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -34,7 +33,6 @@ class TensorTolist(Rule):
     graph_break = hazards.TOLIST
     also_predicts = (hazards.DATA_DEPENDENT_OP,)
 
-    report = guarded_report  # findings under `if not torch.compiler.is_compiling():` are dropped
 
     VALID = [
         Example("""

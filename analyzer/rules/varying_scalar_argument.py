@@ -39,6 +39,7 @@ class VaryingScalarArgument(Rule):
     message = "a Python number that changes every iteration is passed to a compiled function: it recompiles"
     severity = Severity.INFO
     scope = "module"
+    report_anywhere = True
     recompiles = True
 
     VALID = [
