@@ -1,4 +1,4 @@
-"""Content-hash cache of per-file summaries, keyed by tclint's version.
+"""Content-hash cache of per-file summaries, keyed by tclint's version and source files.
 
 Summaries do not depend on settings (selection, roots and Dynamo options apply in the
 project phase), so editing pyproject.toml never invalidates them. A second entry keeps the
@@ -7,6 +7,7 @@ is answered without loading any summary.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pickle
@@ -20,16 +21,31 @@ from tclint.analyzer.version import __version__
 CACHE_FORMAT = 2
 
 
+@functools.lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """tclint's own version and source files: an edited (or reinstalled) analyzer misses."""
+    package = Path(__file__).resolve().parent
+    h = hashlib.blake2b(digest_size=12)
+    h.update(f"{__version__}\0{CACHE_FORMAT}".encode())
+    for path in sorted(package.rglob("*.py")):
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        h.update(f"{path.relative_to(package)}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    return h.hexdigest()
+
+
 def summary_key(data: bytes, path: str, module: str, is_package: bool) -> str:
     h = hashlib.blake2b(digest_size=20)
-    h.update(f"{__version__}\0{CACHE_FORMAT}\0{path}\0{module}\0{is_package}\0".encode())
+    h.update(f"{code_fingerprint()}\0{path}\0{module}\0{is_package}\0".encode())
     h.update(data)
     return h.hexdigest()
 
 
 def run_cache_key(settings_fingerprint: str, files: list[tuple[str, str]]) -> str:
     h = hashlib.blake2b(digest_size=20)
-    h.update(f"{__version__}\0{CACHE_FORMAT}\0{settings_fingerprint}\0".encode())
+    h.update(f"{code_fingerprint()}\0{settings_fingerprint}\0".encode())
     for display, key in files:
         h.update(f"{display}\0{key}\0".encode())
     return h.hexdigest()

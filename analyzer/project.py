@@ -168,10 +168,16 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> lis
         for cand in fn.candidates:
             if cand.code not in enabled:
                 continue
-            if cand.condition is not None and not index.condition_holds(cand.condition):
-                continue
+            note = ""
+            if cand.condition is not None:
+                source = index.tensor_source(cand.condition)
+                if source is None:
+                    continue
+                name = _short(index.functions[source][0], source) if source in index.functions else f"self.{source}"
+                note = f" (`{name}` returns a tensor)"
             chain = chain if chain is not None else _chain(index, reached, key)
-            raw.append(_from_candidate(rules[cand.code], fs.path, cand, chain))
+            diag = _from_candidate(rules[cand.code], fs.path, cand, chain)
+            raw.append(diag.with_changes(message=diag.message.replace(cand.message, cand.message + note, 1)) if note else diag)
         for site in fn.calls:
             for callee in index.resolve_ref(site.ref):
                 callee_fn = index.functions[callee][1]

@@ -163,13 +163,17 @@ class ProjectIndex:
         return result
 
     def condition_holds(self, condition, _active: set | None = None) -> bool:
-        for ref in condition:
+        return self.tensor_source(condition, _active) is not None
+
+    def tensor_source(self, condition, _active: set | None = None) -> str | None:
+        """The function (or submodule call) that makes a condition true, if any."""
+        for ref in sorted(condition):
             if ref.startswith("m:") and self._is_submodule_call(ref):
-                return True
+                return ref.rpartition(":")[2]
             for key in self.resolve_ref(ref):
                 if self.functions[key][1].name != "__init__" and self.returns_tensor(key, _active):
-                    return True
-        return False
+                    return key
+        return None
 
     def _is_submodule_call(self, ref: CallRef) -> bool:
         class_name, _, name = ref[2:].rpartition(":")
