@@ -138,3 +138,18 @@ def target_names(target: cst.BaseExpression) -> set[str]:
     if isinstance(target, cst.StarredElement):
         return target_names(target.value)
     return set()
+
+
+def first_element(expr: cst.BaseExpression, check):
+    """The first non-None `check(value)` over a display's elements (a dict's: its values)."""
+    if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+        values = [el.value for el in expr.elements]
+    elif isinstance(expr, cst.Dict):
+        values = [el.value for el in expr.elements if isinstance(el, cst.DictElement)]
+    else:
+        return None
+    for value in values:
+        result = check(value)
+        if result is not None:
+            return result
+    return None

@@ -2,7 +2,7 @@ import libcst as cst
 
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import positional
+from tclint.analyzer.rules._support import first_element, positional
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -88,18 +88,7 @@ class CopyCall(Rule):
             return True
         if isinstance(k, frozenset):
             return k
-        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
-            for el in expr.elements:
-                r = self._holds_tensors(el.value)
-                if r is not None:
-                    return r
-        if isinstance(expr, cst.Dict):
-            for el in expr.elements:
-                if isinstance(el, cst.DictElement):
-                    r = self._holds_tensors(el.value)
-                    if r is not None:
-                        return r
-        return None
+        return first_element(expr, self._holds_tensors)
 
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.facts.qualname(node.func)

@@ -34,7 +34,6 @@ class DataAssignment(Rule):
     message = "assigning `.data` of an intermediate tensor cannot be traced; the graph breaks here"
     graph_break = hazards.DATA_MUTATION
 
-
     VALID = [
         Example("""
             import torch

@@ -3,7 +3,7 @@ import libcst as cst
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.knowledge import tensor_api as api
-from tclint.analyzer.rules._support import function_body, keyword, positional, target_names
+from tclint.analyzer.rules._support import first_element, function_body, keyword, positional, target_names
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -113,19 +113,8 @@ class SortTensors(Rule):
         """True / a condition when the container `expr` holds tensors (dict: as values)."""
         if depth > 3:
             return None
-        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
-            for el in expr.elements:
-                r = self._tensorish(el.value)
-                if r is not None:
-                    return r
-            return None
-        if isinstance(expr, cst.Dict):
-            for el in expr.elements:
-                if isinstance(el, cst.DictElement):
-                    r = self._tensorish(el.value)
-                    if r is not None:
-                        return r
-            return None
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+            return first_element(expr, self._tensorish)
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
             return self._tensorish(expr.elt)
         if isinstance(expr, cst.DictComp):
