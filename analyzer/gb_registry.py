@@ -60,10 +60,16 @@ def load_registry() -> dict[str, RegistryEntry]:
     if not isinstance(raw, dict):
         return entries
     for gb_id, versions in raw.items():
-        if not isinstance(versions, list) or not versions or not isinstance(versions[-1], dict):
+        if not isinstance(versions, list):
             continue
-        latest = versions[-1]  # the registry lists an id's wordings oldest first
-        hints = tuple(h.strip() for h in latest.get("Hints", []) if isinstance(h, str) and h.strip())
+        # Oldest wording first; some later entries are placeholders such as "_gb_type".
+        real = [v for v in versions if isinstance(v, dict) and not str(v.get("Gb_type", "_")).startswith("_")]
+        worded = [v for v in real if not str(v.get("Explanation", "_")).startswith("_")]
+        if not real:
+            continue
+        latest = (worded or real)[-1]
+        hints = tuple(h.strip() for h in latest.get("Hints", []) if isinstance(h, str) and h.strip()
+                      and not h.startswith("*"))
         entries[gb_id] = RegistryEntry(
             gb_id=gb_id,
             gb_type=str(latest.get("Gb_type", "")),
