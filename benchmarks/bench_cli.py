@@ -104,7 +104,15 @@ def main() -> int:
         print(f"\n== {name}: {len(files)} files, {lines} lines ({root})")
         with tempfile.TemporaryDirectory() as tmp:
             work = Path(tmp)
-            listing = [str(f) for f in files]
+            # A private copy: tools that honour .gitignore (Fixit) would skip a corpus that
+            # lives inside a virtual environment of a git checkout.
+            copy_root = work / "corpus"
+            for f in files:
+                dest = copy_root / f.relative_to(root)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(f, dest)
+            subprocess.run(["git", "init", "-q", str(copy_root)], check=False)
+            listing = [str(copy_root / f.relative_to(root)) for f in files]
             results: dict[str, tuple[float, float, int]] = {}
             for tool in tools:
                 path = exe.get(tool)
