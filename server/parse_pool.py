@@ -1,0 +1,73 @@
+"""Phase 1 (parse + per-file summary) of big files in a child process.
+
+libcst's native parser holds the GIL while it parses: on the analysis thread, a few
+hundred kilobytes would stall the event loop (hover, code actions, didChange handling)
+for a second or more. Files from `threshold` bytes up are summarized in one spawned
+worker process instead; small ones stay on the thread, where they take milliseconds.
+A crash or a hang of the worker costs that one file (reported), never the server.
+"""
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+DEFAULT_THRESHOLD = 48 * 1024
+DEFAULT_TIMEOUT_S = 300.0
+
+
+class SummaryFailed(Exception):
+    """The file could not be summarized (the worker crashed or timed out)."""
+
+
+class ParsePool:
+    def __init__(self, threshold: int = DEFAULT_THRESHOLD, timeout: float = DEFAULT_TIMEOUT_S) -> None:
+        self.threshold = threshold
+        self.timeout = timeout
+        self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
+
+    def _get(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn: never fork a process that runs threads and an event loop.
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    def _discard(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            for proc in list(getattr(pool, "_processes", {}).values()):
+                try:
+                    proc.kill()
+                except Exception:  # noqa: BLE001
+                    pass
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def summarize(self, data: bytes, path: str, module: str, is_package: bool) -> Any:
+        if len(data) < self.threshold or self._closed:
+            return _summarize((data, path, module, is_package))
+        try:
+            future = self._get().submit(_summarize, (data, path, module, is_package))
+            return future.result(timeout=self.timeout)
+        except FutureTimeout:
+            self._discard()
+            raise SummaryFailed(f"{path}: not analyzed, parsing took over {self.timeout:.0f}s") from None
+        except BrokenProcessPool:
+            self._discard()
+            raise SummaryFailed(f"{path}: not analyzed, the parser process crashed") from None
+
+    def close(self) -> None:
+        self._closed = True
+        self._discard()
+
+
+def _summarize(job: tuple[bytes, str, str, bool]) -> Any:
+    """Phase 1 of one file; module-level so the worker process can unpickle it."""
+    from tclint.analyzer.project import summarize
+
+    return summarize(*job)

@@ -1,0 +1,202 @@
+"""Cross-file state: one FileSummary per Python file of each project.
+
+A project is a workspace folder (or, for a file outside every folder, that file's own
+directory, without disk indexing). Its summaries come from disk at start-up and from
+the editor's buffers while documents are open; linting a project re-runs the analyzer's
+project phase over all of its cached summaries, so a change in one file updates the
+findings in every file that depends on it.
+
+Everything here runs on the server's single analysis thread: no locks, and the analyzer
+is imported on first use, never at server start.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from tclint.server.parse_pool import ParsePool, SummaryFailed
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Project:
+    root: Path
+    indexed: bool  # a workspace folder (walked on disk) or a loose directory
+    settings: Any = None  # tclint.analyzer.config.Settings
+    summaries: dict[str, Any] = field(default_factory=dict)  # path -> FileSummary
+    buffers: set[str] = field(default_factory=set)  # paths whose summary is the editor's text
+    skipped: dict[str, str] = field(default_factory=dict)  # path -> why it is not analyzed
+    cache: Any = None  # SummaryCache for files read from disk (False: none)
+
+    def summary_cache(self) -> Any:
+        """The CLI's content-hash cache of summaries, so a restart does not re-parse the tree."""
+        if self.cache is None:
+            from tclint.analyzer.cache import SummaryCache
+
+            settings = self.settings
+            base = settings.source.parent if settings is not None and settings.source else self.root
+            directory = Path(settings.cache_dir) if settings is not None and settings.cache_dir else Path(".tclint_cache")
+            self.cache = SummaryCache(directory if directory.is_absolute() else base / directory) if self.indexed else False
+        return self.cache or None
+
+
+class WorkspaceIndex:
+    def __init__(self, pool: ParsePool | None = None) -> None:
+        self.folders: list[Path] = []
+        self.projects: dict[Path, Project] = {}
+        self.pool = pool or ParsePool()
+
+    # -- projects ---------------------------------------------------------------
+    def set_folders(self, folders: list[Path]) -> None:
+        self.folders = sorted({_resolve(f) for f in folders}, key=lambda p: len(p.parts), reverse=True)
+
+    def project_key(self, path: str) -> Path:
+        """The deepest workspace folder holding `path`, else the file's directory."""
+        return project_key(self.folders, path)
+
+    def project(self, key: Path) -> Project:
+        proj = self.projects.get(key)
+        if proj is None:
+            proj = Project(root=key, indexed=key in self.folders)
+            self.projects[key] = proj
+        return proj
+
+    # -- summaries --------------------------------------------------------------
+    def set_buffer(self, path: str, text: str) -> str | None:
+        """Summarize the editor's text of `path`; returns a notice when it is skipped."""
+        from tclint.analyzer.discovery import module_name
+
+        proj = self.project(self.project_key(path))
+        proj.buffers.add(path)
+        limit = proj.settings.max_file_size if proj.settings is not None else None
+        data = text.encode("utf-8", errors="surrogatepass")
+        if limit is not None and len(data) > limit:
+            proj.summaries.pop(path, None)
+            why = f"{path}: not analyzed, {len(data)} bytes is over max-file-size ({limit})"
+            proj.skipped[path] = why
+            return why
+        p = Path(path)
+        # As api.summarize_source names an in-memory document's module.
+        module, is_package = module_name(p) if p.suffix == ".py" else (p.stem, False)
+        try:
+            proj.summaries[path] = self.pool.summarize(data, path, module, is_package)
+        except SummaryFailed as exc:
+            proj.summaries.pop(path, None)
+            proj.skipped[path] = str(exc)
+            return str(exc)
+        proj.skipped.pop(path, None)
+        return None
+
+    def revert_to_disk(self, path: str) -> str | None:
+        """The document was closed: its summary comes from the file on disk again."""
+        proj = self.project(self.project_key(path))
+        proj.buffers.discard(path)
+        proj.skipped.pop(path, None)
+        if not proj.indexed:
+            proj.summaries.pop(path, None)
+            return None
+        return self.refresh_from_disk(path)
+
+    def refresh_from_disk(self, path: str) -> str | None:
+        """Re-read a file that changed on disk (unless the editor holds it open)."""
+        from tclint.analyzer.discovery import module_name
+
+        proj = self.project(self.project_key(path))
+        if path in proj.buffers:
+            return None
+        p = Path(path)
+        try:
+            size = p.stat().st_size
+            limit = proj.settings.max_file_size if proj.settings is not None else None
+            if limit is not None and size > limit:
+                proj.summaries.pop(path, None)
+                return f"{path}: skipped, {size} bytes is over max-file-size ({limit})"
+            data = p.read_bytes()
+        except FileNotFoundError:
+            proj.summaries.pop(path, None)
+            return None
+        except OSError as exc:
+            proj.summaries.pop(path, None)
+            return f"{path}: cannot read: {exc.strerror or exc}"
+        module, is_package = module_name(p.resolve())
+        cache = proj.summary_cache()
+        key = None
+        if cache is not None:
+            from tclint.analyzer.cache import summary_key
+
+            key = summary_key(data, path, module, is_package)
+            cached = cache.get(key)
+            if cached is not None:
+                proj.summaries[path] = cached
+                return None
+        try:
+            summary = self.pool.summarize(data, path, module, is_package)
+        except SummaryFailed as exc:
+            proj.summaries.pop(path, None)
+            return str(exc)
+        proj.summaries[path] = summary
+        if cache is not None:
+            cache.put(key, summary)
+        return None
+
+    def index_project(self, key: Path, progress: Callable[[int, int], None] | None = None,
+                      cancelled: Callable[[], bool] | None = None) -> list[str]:
+        """Summarize every Python file of a workspace folder, as the CLI would find them."""
+        from tclint.analyzer.discovery import discover
+
+        proj = self.project(key)
+        files, notices = discover([key], proj.settings)
+        total = len(files)
+        for i, f in enumerate(files):
+            if cancelled is not None and cancelled():
+                break
+            path = str(f.path)
+            if path in proj.buffers:
+                continue
+            try:
+                notice = self.refresh_from_disk(path)
+            except Exception as exc:  # the analyzer promises not to raise; be safe anyway
+                log.exception("indexing %s failed", path)
+                notice = f"{path}: internal error while indexing: {exc!r}"
+            if notice:
+                notices.append(notice)
+            if progress is not None:
+                progress(i + 1, total)
+        return notices
+
+    # -- the project phase ------------------------------------------------------
+    def diagnostics(self, key: Path) -> dict[str, list]:
+        """path -> analyzer Diagnostics, for every file of the project."""
+        from tclint.analyzer.api import project_diagnostics
+
+        proj = self.project(key)
+        by_path: dict[str, list] = {}
+        for d in project_diagnostics(list(proj.summaries.values()), proj.settings):
+            by_path.setdefault(d.path, []).append(d)
+        return by_path
+
+
+def project_key(folders: list[Path], path: str) -> Path:
+    p = Path(path)
+    for folder in folders:  # deepest first
+        try:
+            p.relative_to(folder)
+            return folder
+        except ValueError:
+            continue
+    return p.parent
+
+
+def _resolve(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
+def normalize_path(path: str) -> str:
+    """The one spelling of a file's path used as a key everywhere (symlinks resolved)."""
+    return str(_resolve(Path(path)))
