@@ -1,6 +1,7 @@
 """The analyzer's public API for the server, confirmation and tests."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tclint.analyzer.config import ConfigError, Settings
@@ -22,7 +23,7 @@ def summarize_source(text: str, path: str, module: str | None = None) -> FileSum
         module, is_package = module_name(p.resolve()) if p.suffix == ".py" else (p.stem, False)
     else:
         is_package = Path(path).name == "__init__.py"
-    return summarize(text.encode("utf-8"), path, module, is_package)
+    return summarize(text, path, module, is_package)
 
 
 def lint_source(text: str, path: str = "<string>.py", settings: Settings | None = None,
@@ -35,7 +36,18 @@ def lint_source(text: str, path: str = "<string>.py", settings: Settings | None 
 
 
 def suppression_edit(d: Diagnostic, line_text: str) -> TextEdit:
-    """The edit that silences `d`: `# tclint: ignore[CODE]` at the end of its first line."""
+    """The edit that silences `d` on its first line: a new `# tclint: ignore[CODE]` comment,
+    or the code added to the one already there."""
     stripped = line_text.rstrip("\r\n")
+    existing = _IGNORE_COMMENT.search(stripped)
+    if existing is not None:
+        codes = [c.strip() for c in existing.group(1).split(",") if c.strip()]
+        if d.code not in codes:
+            codes.append(d.code)
+        start, end = existing.span(1)
+        return TextEdit(path=d.path, span=Span(d.line, start + 1, d.line, end + 1), new_text=", ".join(codes))
     end = len(stripped) + 1
     return TextEdit(path=d.path, span=Span(d.line, end, d.line, end), new_text=f"  # tclint: ignore[{d.code}]")
+
+
+_IGNORE_COMMENT = re.compile(r"#\s*tclint:\s*ignore\[([^\]]*)\]")

@@ -33,8 +33,8 @@ class LintResult:
     internal_errors: list[str] = field(default_factory=list)
 
 
-def summarize(data: bytes, path: str, module: str, is_package: bool) -> FileSummary:
-    """Phase 1 for one file's bytes; never raises."""
+def summarize(data: bytes | str, path: str, module: str, is_package: bool) -> FileSummary:
+    """Phase 1 for one file's bytes (decoded as Python does) or an editor's text; never raises."""
     try:
         tree = cst.parse_module(data)
     except cst.ParserSyntaxError as exc:
@@ -51,15 +51,18 @@ def summarize(data: bytes, path: str, module: str, is_package: bool) -> FileSumm
         summary = FileSummary(path=path, module=module)
         summary.syntax_error = ("code nested too deeply to analyze", Span(1, 1, 1, 1))
         return summary
-    try:
-        text = data.decode(tree.encoding, errors="replace")
-    except LookupError:
-        text = data.decode("utf-8", errors="replace")
+    if isinstance(data, str):
+        text = data
+    else:
+        try:
+            text = data.decode(tree.encoding, errors="replace")
+        except LookupError:
+            text = data.decode("utf-8", errors="replace")
     summary.suppressions = find_suppressions(text)
     return summary
 
 
-def _syntax_error(data: bytes, exc: cst.ParserSyntaxError) -> tuple[str, Span]:
+def _syntax_error(data: bytes | str, exc: cst.ParserSyntaxError) -> tuple[str, Span]:
     """Python's own message and location where it has one (libcst's are less precise)."""
     try:
         ast.parse(data)

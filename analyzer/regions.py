@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from tclint.analyzer.summary import CallRef, ClassSummary, FileSummary, FunctionSummary
 
@@ -186,7 +187,7 @@ def find_roots(index: ProjectIndex, assume_forward_compiled: bool, configured: l
     roots: list[Root] = []
     for fs in index.files:
         for site in fs.compile_sites:
-            where = f"compiled at {fs.path}:{site.span.line}"
+            where = f"compiled at {PurePath(fs.path).name}:{site.span.line}"
             for key in _compile_targets(index, site.target):
                 roots.append(Root(key, where))
         for ref in fs.hook_functions:

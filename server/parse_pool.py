@@ -48,7 +48,7 @@ class ParsePool:
                     pass
             pool.shutdown(wait=False, cancel_futures=True)
 
-    def summarize(self, data: bytes, path: str, module: str, is_package: bool) -> Any:
+    def summarize(self, data: bytes | str, path: str, module: str, is_package: bool) -> Any:
         if len(data) < self.threshold or self._closed:
             return _summarize((data, path, module, is_package))
         try:
@@ -66,7 +66,7 @@ class ParsePool:
         self._discard()
 
 
-def _summarize(job: tuple[bytes, str, str, bool]) -> Any:
+def _summarize(job: tuple[bytes | str, str, str, bool]) -> Any:
     """Phase 1 of one file; module-level so the worker process can unpickle it."""
     from tclint.analyzer.project import summarize
 

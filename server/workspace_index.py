@@ -82,7 +82,7 @@ class WorkspaceIndex:
         # As api.summarize_source names an in-memory document's module.
         module, is_package = module_name(p) if p.suffix == ".py" else (p.stem, False)
         try:
-            proj.summaries[path] = self.pool.summarize(data, path, module, is_package)
+            proj.summaries[path] = self.pool.summarize(text, path, module, is_package)
         except SummaryFailed as exc:
             proj.summaries.pop(path, None)
             proj.skipped[path] = str(exc)

@@ -61,3 +61,15 @@ def test_blanket_noqa_suppresses(lint):
 def test_marker_inside_string_is_not_a_suppression(lint):
     src = HEAD + '    s = "# tclint: ignore[TC102]"\n    return x.sum().item()\n'
     assert codes(lint(src)) == ["TC102"]
+
+
+def test_suppression_edit_adds_or_extends_the_comment(lint):
+    from tclint.analyzer.api import suppression_edit
+
+    diag = lint(HEAD + "    return x.sum().item()\n")[0]
+    edit = suppression_edit(diag, "    return x.sum().item()\n")
+    assert (edit.span.column, edit.new_text) == (26, "  # tclint: ignore[TC102]")
+    edit = suppression_edit(diag, "    return x.sum().item()  # tclint: ignore[TC101]\n")
+    assert edit.new_text == "TC101, TC102"
+    line = "    return x.sum().item()  # tclint: ignore[TC101]"
+    assert line[edit.span.column - 1:edit.span.end_column - 1] == "TC101"
