@@ -13,6 +13,7 @@ from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.diagnostic import Fix, Span
+from tclint.analyzer.knowledge import tensor_api as api
 from tclint.analyzer.names import ImportTable, dotted_name
 from tclint.analyzer.rules.base import Rule
 from tclint.analyzer.summary import (
@@ -32,6 +33,16 @@ HOOK_REGISTRARS = frozenset({
     "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
 })
 DYNAMO_CONFIG_PREFIXES = ("torch._dynamo.config.",)
+# Method names too common on builtins and library objects to follow by name alone.
+GENERIC_METHOD_NAMES = frozenset({
+    "get", "set", "update", "append", "extend", "insert", "pop", "remove", "clear", "items",
+    "keys", "values", "copy", "add", "discard", "format", "join", "split", "strip", "replace",
+    "startswith", "endswith", "read", "write", "close", "open", "run", "call", "apply", "map",
+    "index", "count", "sort", "reverse", "encode", "decode", "lower", "upper", "setdefault",
+    "register_buffer", "register_parameter", "parameters", "named_parameters", "modules",
+    "children", "named_modules", "buffers", "state_dict", "load_state_dict", "train", "eval",
+    "to", "cuda", "cpu", "forward", "step", "zero_grad", "item", "size", "dim",
+})
 
 
 def _decorator_target(dec: cst.Decorator) -> cst.BaseExpression:
@@ -410,8 +421,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 cls_name = facts.function.instance_classes.get(receiver.value)
                 if cls_name:
                     return f"m:{cls_name}:{method}"
-            if isinstance(receiver, cst.Attribute) and facts.is_self(receiver.value):
-                return None
+            return self._method_by_name(receiver, method)
         if isinstance(func, cst.Name) and facts.function is not None:
             # a nested def called by name
             scope = facts.function
@@ -421,6 +431,19 @@ class FileAnalyzer(cst.CSTVisitor):
                     return f"f:{nested}"
                 scope = scope.parent
         return None
+
+    def _method_by_name(self, receiver: cst.BaseExpression, method: str) -> str | None:
+        """`obj.method()` on an object of unknown class: the project's methods of that name.
+
+        Resolved in the project phase only when few classes define the name, so a solver's
+        `integrate` is followed but a ubiquitous `update` is not.
+        """
+        if method.startswith("__") or method in api.TENSORISH_METHODS or method in GENERIC_METHOD_NAMES:
+            return None
+        kind = self.facts.kind(receiver)
+        if kind == tf.STATIC or kind in tf.TENSORS:
+            return None
+        return f"n:{method}"
 
     def _callable_ref(self, expr: cst.BaseExpression) -> str | None:
         """A reference to the function or class an expression names, if it names one."""

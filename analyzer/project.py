@@ -247,7 +247,7 @@ def finalize(raw: list[Diagnostic], summaries: list[FileSummary], settings: Sett
     by_path: dict[str, list[Diagnostic]] = {}
     seen = set()
     for d in raw:
-        ident = (d.path, d.span, d.code)
+        ident = (d.path, d.span.line, d.span.column, d.code)  # e.g. `if a and b` and its `a`
         if ident in seen:
             continue
         seen.add(ident)

@@ -14,6 +14,9 @@ from pathlib import PurePath
 from tclint.analyzer.summary import CallRef, ClassSummary, FileSummary, FunctionSummary
 
 MODULE_BASES = ("torch.nn.Module", "torch.nn.modules.module.Module")
+# `obj.method()` with obj's class unknown is followed when at most this many classes
+# define `method`.
+MAX_CLASSES_BY_NAME = 3
 AUTOGRAD_FUNCTION_BASES = ("torch.autograd.Function", "torch.autograd.function.Function")
 
 
@@ -46,7 +49,12 @@ class ProjectIndex:
                 self.functions.setdefault(key, (fs, fn))
             for key, cls in fs.classes.items():
                 self.classes.setdefault(key, (fs, cls))
+        self.methods_by_name: dict[str, list[str]] = {}
+        for key, (_, cls) in self.classes.items():
+            for name, fn_key in cls.methods.items():
+                self.methods_by_name.setdefault(name, []).append(fn_key)
         self._mro: dict[str, list[str]] = {}
+        self._subclasses: dict[str, list[str]] | None = None
         self._returns: dict[str, bool] = {}
 
     # -- names ----------------------------------------------------------------------
@@ -113,6 +121,15 @@ class ProjectIndex:
                 return key
         return None
 
+    def _overrides(self, class_key: str, name: str) -> list[str]:
+        if self._subclasses is None:
+            self._subclasses = {}
+            for key in self.classes:
+                for base in self.mro(key)[1:]:
+                    self._subclasses.setdefault(base, []).append(key)
+        return [self.classes[sub][1].methods[name] for sub in self._subclasses.get(class_key, ())
+                if name in self.classes[sub][1].methods]
+
     def submodule_class(self, class_key: str, attr: str) -> str | None:
         for k in self.mro(class_key):
             target = self.classes[k][1].submodules.get(attr)
@@ -125,6 +142,9 @@ class ProjectIndex:
     def resolve_ref(self, ref: CallRef) -> list[str]:
         """The function keys a call reference can run."""
         kind, _, rest = ref.partition(":")
+        if kind == "n":
+            found = self.methods_by_name.get(rest, ())
+            return list(found) if len(found) <= MAX_CLASSES_BY_NAME else []
         if kind == "f":
             resolved = self.resolve_dotted(rest)
             if resolved is None:
@@ -143,7 +163,11 @@ class ProjectIndex:
             return [found] if found else []
         found = self.method(cls, name)
         if found:
-            return [found]
+            # `self.step()` in a base class also runs the subclasses' overrides.
+            return [found, *self._overrides(cls, name)]
+        overrides = self._overrides(cls, name)
+        if overrides:
+            return overrides  # an abstract hook implemented by subclasses
         sub = self.submodule_class(cls, name)
         if sub is not None:
             fwd = self.method(sub, "forward")

@@ -15,7 +15,7 @@ from tclint.analyzer.knowledge.hazards import GraphBreak
 #   "f:pkg.mod.name"          a module-level function or class (by qualified name)
 #   "m:pkg.mod:Class:method"  a method looked up along Class's bases
 #   "s:pkg.mod:Class:method"  super().method from Class
-#   "a:pkg.mod:Class:attr"    calling the submodule stored in self.attr
+#   "n:method"                obj.method() on an object of unknown class, by method name
 CallRef = str
 # A tensor condition: the finding holds if any of these callees returns a tensor.
 Condition = frozenset  # frozenset[CallRef]

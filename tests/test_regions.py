@@ -250,3 +250,28 @@ def test_code_guarded_by_is_compiling_is_eager_only(tmp_path):
             return x.sum().item()
     """})
     assert found == []
+
+
+def test_virtual_self_calls_and_methods_by_name(tmp_path):
+    found, _ = lint_tree(tmp_path, {"solvers.py": """
+        import torch
+
+        class Solver:
+            def integrate(self, t):
+                return self._advance(t)
+
+        class Adaptive(Solver):
+            def _advance(self, t):
+                while t.sum() > 1:
+                    t = t / 2
+                return t
+
+        def make(name):
+            return {"adaptive": Adaptive}[name]()
+
+        @torch.compile
+        def odeint(t):
+            solver = make("adaptive")
+            return solver.integrate(t)
+    """})
+    assert found == [("solvers.py", 10, "TC101")]
