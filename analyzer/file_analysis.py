@@ -55,11 +55,19 @@ def _node_span(rng) -> Span:
 
 
 class FileAnalyzer(cst.CSTVisitor):
-    def __init__(self, path: str, module: str, is_package: bool, rule_classes: list[type[Rule]]):
+    def __init__(self, path: str, module: str, is_package: bool, rule_classes: list[type[Rule]],
+                 outer_defs: dict[str, bool] | None = None):
+        """`outer_defs`: top-level definitions of the file that lie outside the parsed text
+        (name -> decorated with torch.compile), when only part of a file is analyzed."""
         super().__init__()
         self.summary = FileSummary(path=path, module=module)
         self.imports = ImportTable(module, is_package)
         self.facts = tf.Facts(module, self.imports)
+        self.compiled_defs: set[str] = set()  # top-level functions decorated with torch.compile
+        for name, compiled in (outer_defs or {}).items():
+            self.facts.local_defs.add(name)
+            if compiled:
+                self.compiled_defs.add(name)
         self._pending: list[tuple] = []  # (target, node, payload) resolved to spans at the end
         self._class_stack: list[tf.ClassScope] = []
         self._function_stack: list[tf.FunctionScope] = []
@@ -150,10 +158,21 @@ class FileAnalyzer(cst.CSTVisitor):
 
     # -- imports and module-level names -------------------------------------------
     def _visit_module(self, node: cst.Module) -> None:
-        # Names defined anywhere at top level resolve even before their definition.
+        # Top-level imports and definitions are known before any function body is read,
+        # as they are when the functions run (and as the incremental summarizer sees them).
+        for stmt in node.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Import):
+                        self.imports.add_import(small)
+                    elif isinstance(small, cst.ImportFrom):
+                        self.imports.add_import_from(small)
         for stmt in node.body:
             if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
                 self.facts.local_defs.add(stmt.name.value)
+                if isinstance(stmt, cst.FunctionDef) and any(
+                        self.facts.qualname(_decorator_target(d)) in COMPILE_NAMES for d in stmt.decorators):
+                    self.compiled_defs.add(stmt.name.value)
 
     def _visit_import(self, node: cst.Import) -> None:
         self.imports.add_import(node)
@@ -188,6 +207,7 @@ class FileAnalyzer(cst.CSTVisitor):
         self.facts.class_scope = scope
         summary = ClassSummary(key=key, name=node.name.value, bases=bases)
         self.summary.classes[key] = summary
+        self.span_later(summary, node.name)
         self._prescan_attributes(node, scope, summary)
 
     def _leave_class(self, node: cst.ClassDef) -> None:
@@ -717,7 +737,7 @@ _BOOKKEEPING_LEAVE = {
 
 
 def analyze_module(module: cst.Module, path: str, module_name: str, is_package: bool,
-                   rule_classes: list[type[Rule]]) -> FileSummary:
-    analyzer = FileAnalyzer(path, module_name, is_package, rule_classes)
+                   rule_classes: list[type[Rule]], outer_defs: dict[str, bool] | None = None) -> FileSummary:
+    analyzer = FileAnalyzer(path, module_name, is_package, rule_classes, outer_defs)
     module.visit(analyzer)
     return analyzer.finish(module)

@@ -60,6 +60,7 @@ class ClassSummary:
     key: str  # "pkg.mod:Class"
     name: str
     bases: list[str]  # qualified names, as far as imports tell
+    span: Span | None = None  # the class's name
     methods: dict[str, str] = field(default_factory=dict)  # name -> function key
     submodules: dict[str, CallRef] = field(default_factory=dict)  # self.attr -> "f:..." class ref
 

@@ -47,7 +47,15 @@ class WorkspaceIndex:
     def __init__(self, pool: ParsePool | None = None) -> None:
         self.folders: list[Path] = []
         self.projects: dict[Path, Project] = {}
-        self.pool = pool or ParsePool()
+        self.pool = pool or ParsePool()  # files read from disk
+        self.incremental = None  # editor buffers: IncrementalSummarizer, made on first use
+
+    def _incremental(self):
+        if self.incremental is None:
+            from tclint.analyzer.incremental import IncrementalSummarizer
+
+            self.incremental = IncrementalSummarizer()
+        return self.incremental
 
     # -- projects ---------------------------------------------------------------
     def set_folders(self, folders: list[Path]) -> None:
@@ -81,12 +89,8 @@ class WorkspaceIndex:
         p = Path(path)
         # As api.summarize_source names an in-memory document's module.
         module, is_package = module_name(p) if p.suffix == ".py" else (p.stem, False)
-        try:
-            proj.summaries[path] = self.pool.summarize(text, path, module, is_package)
-        except SummaryFailed as exc:
-            proj.summaries.pop(path, None)
-            proj.skipped[path] = str(exc)
-            return str(exc)
+        # Edits re-analyze only the top-level definitions whose text changed.
+        proj.summaries[path] = self._incremental().summarize(text, path, module, is_package)
         proj.skipped.pop(path, None)
         return None
 

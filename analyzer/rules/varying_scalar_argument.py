@@ -88,7 +88,7 @@ class VaryingScalarArgument(Rule):
 
     def __init__(self, analyzer):
         super().__init__(analyzer)
-        self.compiled: set[str] = set()
+        self.compiled: set[str] = analyzer.compiled_defs  # filled before any node is visited
         self.varying: list[set[str]] = []  # per enclosing loop: names that change per iteration
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
