@@ -175,19 +175,17 @@ class FileAnalyzer(cst.CSTVisitor):
                     self.compiled_defs.add(stmt.name.value)
 
     def _visit_import(self, node: cst.Import) -> None:
-        self.imports.add_import(node)
-        if self.facts.function is None:
-            for alias in node.names:
-                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                    self.summary.imports[alias.asname.name.value] = dotted_name(alias.name) or ""
+        bound = self.imports.add_import(node)
+        if self._at_module_level():
+            self.summary.imports.update(bound)
 
     def _visit_import_from(self, node: cst.ImportFrom) -> None:
-        before = dict(self.imports.aliases)
-        self.imports.add_import_from(node)
-        if self.facts.function is None and not self._class_stack:
-            for local, qual in self.imports.aliases.items():
-                if before.get(local) != qual:
-                    self.summary.imports[local] = qual
+        bound = self.imports.add_import_from(node)
+        if self._at_module_level():
+            self.summary.imports.update(bound)  # re-exports, followed by the project phase
+
+    def _at_module_level(self) -> bool:
+        return self.facts.function is None and not self._class_stack
 
     # -- classes -----------------------------------------------------------------
     def _visit_class(self, node: cst.ClassDef) -> None:

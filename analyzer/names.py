@@ -45,32 +45,40 @@ class ImportTable:
         self.is_package = is_package
         self.aliases: dict[str, str] = {}
 
-    def add_import(self, node: cst.Import) -> None:
+    def add_import(self, node: cst.Import) -> list[tuple[str, str]]:
+        """Record the names the import binds; returns them as (local name, qualified name)."""
+        bound = []
         for alias in node.names:
             full = dotted_name(alias.name)
             if full is None:
                 continue
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                self.aliases[alias.asname.name.value] = full
+                bound.append((alias.asname.name.value, full))
             else:
                 top = full.split(".")[0]
-                self.aliases[top] = top
+                bound.append((top, top))
+        self.aliases.update(bound)
+        return bound
 
-    def add_import_from(self, node: cst.ImportFrom) -> None:
+    def add_import_from(self, node: cst.ImportFrom) -> list[tuple[str, str]]:
+        """Record the names the import binds; returns them as (local name, qualified name)."""
         if isinstance(node.names, cst.ImportStar):
-            return
+            return []
         target = dotted_name(node.module) if node.module is not None else None
         level = len(node.relative)
         source = resolve_relative(self.module, self.is_package, level, target) if level else target
         if not source:
-            return
+            return []
+        bound = []
         for alias in node.names:
             if not isinstance(alias.name, cst.Name):
                 continue
             local = alias.name.value
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
-            self.aliases[local] = f"{source}.{alias.name.value}"
+            bound.append((local, f"{source}.{alias.name.value}"))
+        self.aliases.update(bound)
+        return bound
 
     def qualify(self, dotted: str) -> str | None:
         """Qualified name of a dotted expression, through the import aliases."""
