@@ -255,6 +255,8 @@ class Facts:
         if isinstance(func, cst.Attribute):
             method = func.attr.value
             receiver = func.value
+            if method in ("item", "tolist"):
+                return STATIC  # a Python number or list, whatever it was read from
             if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super":
                 return self._project_call(f"s:{self._class_dotted()}:{method}") if self._class_dotted() else UNKNOWN
             if self.is_self(receiver):
