@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from tclint.analyzer.version import __version__
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-SUBCOMMANDS = ("check", "rule", "rules", "server")
+SUBCOMMANDS = ("check", "confirm", "rule", "rules", "server")
 
 
 def _check_parser() -> argparse.ArgumentParser:
@@ -29,6 +30,11 @@ def _check_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     p.add_argument("--stdin-filename", help="the path of the file given on stdin (for messages and config)")
     p.add_argument("--output-file", "-o", help="write the report here instead of stdout")
+    g = p.add_argument_group("confirmation (runs the project's examples: only on code you trust)")
+    g.add_argument("--confirm", action="store_true", help="run the examples under Dynamo and mark findings confirmed")
+    g.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu")
+    g.add_argument("--example-timeout", type=float, default=120.0, metavar="SECONDS", help="per example case")
+    g.add_argument("--python", help="interpreter that has torch and the project's dependencies (default: this one)")
     p.add_argument("--version", action="version", version=f"tclint {__version__}")
     return p
 
@@ -49,15 +55,16 @@ def main(argv: list[str] | None = None) -> int:
             return _rules_command(rest)
         if command == "server":
             return _server_command(rest)
-        return _check_command(rest)
+        return _check_command(rest, confirm=command == "confirm")
     except KeyboardInterrupt:
         return EXIT_ERROR
     except BrokenPipeError:
         return EXIT_CLEAN
 
 
-def _check_command(argv: list[str]) -> int:
+def _check_command(argv: list[str], confirm: bool = False) -> int:
     args = _check_parser().parse_args(argv)
+    args.confirm = args.confirm or confirm
     from pathlib import Path
 
     from tclint.analyzer.config import ConfigError
@@ -86,6 +93,8 @@ def _check_command(argv: list[str]) -> int:
         return EXIT_ERROR
     for notice in result.notices:
         print(f"tclint: {notice}", file=sys.stderr)
+    if args.confirm and not reading_stdin:
+        result = _confirm(args, paths, settings, result)
 
     from tclint.analyzer.render import render
 
@@ -104,6 +113,40 @@ def _check_command(argv: list[str]) -> int:
     if result.diagnostics and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _confirm(args, paths, settings, result):
+    from pathlib import Path
+
+    from tclint.analyzer.confirm.driver import confirm, default_python
+    from tclint.analyzer.discovery import discover
+    from tclint.analyzer.project import LintResult
+    from tclint.analyzer.selection import is_selected
+
+    files, _ = discover(paths, settings)
+    resolved = [p.resolve() for p in paths]
+    root = Path(os.path.commonpath([p if p.is_dir() else p.parent for p in resolved]))
+    python = args.python or default_python()
+    confirmed = confirm(
+        files, root, result.diagnostics, python=python, device=args.device, timeout=args.example_timeout,
+        jobs=args.jobs or 1, cache_dir=None if args.no_cache else settings.base_dir / ".tclint" / "confirm",
+    )
+    for case in confirmed.cases:
+        print(_case_line(case, python), file=sys.stderr)
+    diagnostics = [d for d in confirmed.diagnostics if is_selected(d.code, settings)]
+    return LintResult(diagnostics=diagnostics, files=result.files, notices=result.notices)
+
+
+def _case_line(case, python: str) -> str:
+    where = f"{case.module}::{case.name}"
+    if case.status == "ok":
+        n = len({(b.get('file'), b.get('line'), b.get('gb_type')) for b in case.breaks})
+        return f"tclint: confirm {where}: ok in {case.seconds:.2f} s, {n} graph break{'s' if n != 1 else ''}"
+    if case.status == "torch-missing":
+        return (f"tclint: confirm {case.module}: torch is not installed for {python}; "
+                "install it there (pip install 'tclint[confirm]') or pass --python")
+    detail = f": {case.error.splitlines()[-1]}" if case.error else ""
+    return f"tclint: confirm {where}: {case.status}{detail}"
 
 
 def _lint_stdin(filename: str, settings):

@@ -1,0 +1,227 @@
+"""`tclint confirm`: run the examples in child processes and merge what Dynamo did into the
+static findings (`confirmed` true/false, and new findings for breaks nobody predicted)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tclint.analyzer.confirm.statements import same_statement
+from tclint.analyzer.diagnostic import Diagnostic, Severity, Span
+from tclint.analyzer.gb_registry import gb_url
+from tclint.analyzer.version import __version__
+
+RUNNER = Path(__file__).with_name("runner.py")
+EXAMPLES_MARKER = b"def tclint_examples"
+
+
+@dataclass
+class CaseResult:
+    module: str  # display path of the example module
+    name: str
+    status: str  # ok | raised | timeout | torch-missing | import-failed | ...
+    seconds: float = 0.0
+    error: str | None = None
+    breaks: list[dict] = field(default_factory=list)
+    recompiles: list[dict] = field(default_factory=list)
+    executed: dict[str, list[int]] = field(default_factory=dict)
+
+
+@dataclass
+class ConfirmResult:
+    diagnostics: list[Diagnostic]
+    cases: list[CaseResult]
+    torch_version: str | None
+
+
+def example_modules(files, extra: tuple[str, ...] = ()) -> list:
+    """The linted files that define `tclint_examples()`, plus configured ones."""
+    out = []
+    for f in files:
+        try:
+            if EXAMPLES_MARKER in f.path.read_bytes():
+                out.append(f)
+        except OSError:
+            continue
+    return out
+
+
+def _sys_path_for(f) -> str:
+    """The folder above the module's top-level package (what `python -m` would put first)."""
+    depth = f.module.count(".") + (1 if f.is_package else 0)
+    folder = f.path.parent
+    for _ in range(depth):
+        folder = folder.parent
+    return str(folder)
+
+
+def run_module(python: str, f, root: Path, device: str, timeout: float) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "result.json"
+        cmd = [python, str(RUNNER), "--module", str(f.path), "--root", str(root), "--out", str(out),
+               "--device", device, "--timeout", str(timeout), "--sys-path", _sys_path_for(f)]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout * 20 + 120,
+                                  cwd=str(root), env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+        except subprocess.TimeoutExpired:
+            return {"error": "timeout", "message": f"the example process ran over {timeout * 20 + 120:.0f} s"}
+        except OSError as exc:
+            return {"error": "no-interpreter", "message": f"cannot start {python}: {exc}"}
+        if not out.exists():
+            tail = (proc.stderr or "").strip().splitlines()[-5:]
+            return {"error": "crashed", "message": "\n".join(tail) or f"exit status {proc.returncode}"}
+        return json.loads(out.read_text(encoding="utf-8"))
+
+
+def confirm(files, root: Path, static: list[Diagnostic], python: str, device: str = "cpu",
+            timeout: float = 120.0, jobs: int = 1, cache_dir: Path | None = None,
+            extra_examples: tuple[str, ...] = ()) -> ConfirmResult:
+    modules = example_modules(files, extra_examples)
+    by_path = {str(f.path): f for f in files}
+    fingerprint = _files_fingerprint(files, python, device)
+    cache = _ConfirmCache(cache_dir) if cache_dir else None
+
+    def one(f):
+        key = hashlib.blake2b(f"{fingerprint}\0{f.path}".encode(), digest_size=16).hexdigest()
+        cached = cache.get(key) if cache else None
+        if cached is not None:
+            return f, cached
+        raw = run_module(python, f, root, device, timeout)
+        if cache and not raw.get("error"):
+            cache.put(key, raw)
+        return f, raw
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        raws = list(pool.map(one, modules))
+    cases: list[CaseResult] = []
+    torch_version = None
+    for f, raw in raws:
+        torch_version = torch_version or raw.get("torch_version")
+        if raw.get("error"):
+            cases.append(CaseResult(f.display, "*", raw["error"], error=raw.get("message")))
+        for c in raw.get("cases", []):
+            cases.append(CaseResult(
+                f.display, c["name"], c["status"], c.get("seconds", 0.0), c.get("error"),
+                [_display(b, by_path) for b in c.get("breaks", [])],
+                [_display(r, by_path) for r in c.get("recompiles", [])],
+                {_display_path(p, by_path): lines for p, lines in c.get("executed", {}).items()},
+            ))
+    return ConfirmResult(merge(static, cases, by_path), cases, torch_version)
+
+
+def _display_path(path: str, by_path) -> str:
+    f = by_path.get(path)
+    return f.display if f is not None else path
+
+
+def _display(event: dict, by_path) -> dict:
+    event = dict(event)
+    if event.get("file"):
+        event["abs_file"] = event["file"]
+        event["file"] = _display_path(event["file"], by_path)
+    return event
+
+
+def merge(static: list[Diagnostic], cases: list[CaseResult], by_path) -> list[Diagnostic]:
+    """Mark predictions confirmed or not; add findings for breaks and recompiles no rule predicted."""
+    observed: dict[tuple[str, int, str], tuple[dict, str]] = {}
+    executed: dict[str, set[int]] = {}
+    abs_of = {f.display: str(f.path) for f in by_path.values()}
+    for case in cases:
+        for path, lines in case.executed.items():
+            executed.setdefault(path, set()).update(lines)
+        for b in case.breaks:
+            if b.get("file"):
+                observed.setdefault((b["file"], b["line"], b["gb_type"]), (b, f"{case.module}::{case.name}"))
+    matched: set[tuple[str, int, str]] = set()
+    out = []
+    for d in static:
+        if d.gb_type is None:
+            out.append(d)
+            continue
+        abs_path = abs_of.get(d.path, d.path)
+        hits = [k for k in observed if k[0] == d.path and any(
+            same_statement(abs_path, k[1], line) for line in range(d.span.line, d.span.end_line + 1))]
+        if hits:
+            matched.update(hits)
+            out.append(d.with_changes(confirmed=True, severity=Severity.ERROR,
+                                      message=d.message + " [confirmed by Dynamo]"))
+        elif any(same_statement(abs_path, line, d.span.line) for line in executed.get(d.path, ())):
+            out.append(d.with_changes(confirmed=False, message=d.message + " [not confirmed: this line ran without a break]"))
+        else:
+            out.append(d)
+    for key, (b, case) in observed.items():
+        if key in matched:
+            continue
+        path, line, gb_type = key
+        out.append(Diagnostic(
+            path=path, span=Span(line, 1, line, 1), code="TC900", name="dynamo-observed-break",
+            severity=Severity.ERROR,
+            message=f"Dynamo broke the graph here ({gb_type}) and no rule predicted it; seen in {case}: {b.get('reason', '')}",
+            gb_type=gb_type, gb_id=b.get("gb_id"), url=gb_url(b["gb_id"]) if b.get("gb_id") else None, confirmed=True,
+        ))
+    seen_recompiles = set()
+    for case in cases:
+        for r in case.recompiles:
+            key = (r["file"], r["line"])
+            if key in seen_recompiles:
+                continue
+            seen_recompiles.add(key)
+            reasons = "; ".join(x.splitlines()[0] for x in r["reasons"][:3])
+            out.append(Diagnostic(
+                path=r["file"], span=Span(r["line"], 1, r["line"], 1), code="TC901", name="dynamo-observed-recompile",
+                severity=Severity.WARNING,
+                message=f"Dynamo recompiled `{r['function']}` in {case.module}::{case.name}: {reasons}",
+                confirmed=True,
+            ))
+    out.sort(key=Diagnostic.sort_key)
+    return out
+
+
+def _files_fingerprint(files, python: str, device: str) -> str:
+    h = hashlib.blake2b(digest_size=20)
+    h.update(f"{__version__}\0{python}\0{device}\0{_torch_stamp(python)}\0".encode())
+    h.update(RUNNER.read_bytes())
+    for f in sorted(files, key=lambda f: str(f.path)):
+        try:
+            h.update(str(f.path).encode() + b"\0" + f.path.read_bytes())
+        except OSError:
+            continue
+    return h.hexdigest()
+
+
+def _torch_stamp(python: str) -> str:
+    """The torch version of the interpreter that runs the examples, without importing torch."""
+    code = "import importlib.metadata as m\ntry: print(m.version('torch'))\nexcept Exception: print('none')"
+    try:
+        return subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=60).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+
+
+class _ConfirmCache:
+    def __init__(self, directory: Path):
+        self.directory = directory
+
+    def get(self, key: str):
+        try:
+            return json.loads((self.directory / f"{key}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+
+    def put(self, key: str, value) -> None:
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            (self.directory / f"{key}.json").write_text(json.dumps(value), encoding="utf-8")
+        except OSError:
+            pass
+
+
+def default_python() -> str:
+    return os.environ.get("TCLINT_PYTHON") or sys.executable

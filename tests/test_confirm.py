@@ -1,0 +1,149 @@
+"""`tclint confirm`: examples run under Dynamo in a child process; findings are confirmed,
+refuted or added. Skipped when torch is not installed."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.dynamo
+
+if importlib.util.find_spec("torch") is None:
+    pytest.skip("torch is not installed", allow_module_level=True)
+
+MODELS = textwrap.dedent("""
+    import time
+
+    import torch
+
+    @torch.compile
+    def to_python(x):
+        return x.sum().item()
+
+    @torch.compile
+    def stringify(x):
+        return str(x) + "!"
+
+    @torch.compile
+    def clean(x):
+        if x.dim() == 1:
+            return x * 2
+        return x
+
+    @torch.compile
+    def maybe_item(x, flag: bool = False):
+        if flag:
+            return x.sum().item()
+        return x + 1
+
+    @torch.compile
+    def slow(x):
+        time.sleep(30)
+        return x
+
+    @torch.compile
+    def scale(x, s):
+        return x * s
+
+    @torch.compile
+    def broken(x):
+        return x @ torch.ones(7, 7)
+
+    def tclint_examples():
+        x = torch.randn(3)
+        return [
+            ("predicted", to_python._torchdynamo_orig_callable, (x,), {}),
+            ("unpredicted", stringify._torchdynamo_orig_callable, (x,), {}),
+            ("clean", clean._torchdynamo_orig_callable, (x,), {}),
+            ("not_taken", maybe_item._torchdynamo_orig_callable, (x,), {}),
+            ("timeout", slow._torchdynamo_orig_callable, (x,), {}),
+            ("variants", scale._torchdynamo_orig_callable, [((x, 2), {}), ((x, 3), {}), ((x, 4), {})]),
+            ("raises", broken._torchdynamo_orig_callable, (x,), {}),
+        ]
+""")
+
+
+# Dynamo configured where static analysis cannot see it: `.item()` no longer breaks.
+REFUTED = textwrap.dedent("""
+    import torch
+
+    @torch.compile
+    def f(x):
+        return x.sum().item() + 1
+
+    def tclint_examples():
+        torch._dynamo.config.capture_scalar_outputs = True
+        return [("scalar_capture", f._torchdynamo_orig_callable, (torch.randn(3),), {})]
+""")
+
+
+@pytest.fixture(scope="module")
+def confirmed(tmp_path_factory):
+    root = tmp_path_factory.mktemp("confirm")
+    (root / "models.py").write_text(MODELS)
+    (root / "refuted.py").write_text(REFUTED)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tclint.analyzer", "confirm", "--format", "json", "--example-timeout", "3", "."],
+        cwd=root, capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+    return root, proc
+
+
+def _by_line(doc):
+    return {(d["line"], d["code"]): d for d in json.loads(doc)["diagnostics"]}
+
+
+def test_exit_status_and_case_summaries(confirmed):
+    _, proc = confirmed
+    assert proc.returncode == 1, proc.stderr
+    log = proc.stderr
+    assert "models.py::predicted: ok" in log and "1 graph break" in log
+    assert "models.py::clean: ok" in log and "models.py::timeout: timeout" in log
+    assert "models.py::raises: raised" in log
+
+
+def test_predicted_break_is_confirmed(confirmed):
+    _, proc = confirmed
+    d = _by_line(proc.stdout)[(8, "TC102")]
+    assert d["confirmed"] is True and d["severity"] == "error" and "confirmed by Dynamo" in d["message"]
+
+
+def test_unpredicted_break_becomes_a_finding(confirmed):
+    _, proc = confirmed
+    d = _by_line(proc.stdout)[(12, "TC900")]
+    assert d["gb_type"] == "Failed to trace builtin operator" and d["gb_id"] == "GB0059"
+    assert "unpredicted" in d["message"]
+
+
+def test_prediction_on_a_line_that_never_ran_stays_unconfirmed(confirmed):
+    _, proc = confirmed
+    assert _by_line(proc.stdout)[(23, "TC102")]["confirmed"] is None
+
+
+def test_prediction_refuted_by_a_clean_run(confirmed):
+    _, proc = confirmed
+    rows = [d for d in json.loads(proc.stdout)["diagnostics"] if d["path"].endswith("refuted.py")]
+    assert [(d["line"], d["code"], d["confirmed"]) for d in rows] == [(6, "TC102", False)]
+    assert "ran without a break" in rows[0]["message"]
+
+
+def test_recompilations_are_reported(confirmed):
+    _, proc = confirmed
+    d = _by_line(proc.stdout)[(31, "TC901")]
+    assert "scale" in d["message"] and "variants" in d["message"]
+
+
+def test_results_are_cached(confirmed):
+    root, first = confirmed
+    assert (root / ".tclint" / "confirm").is_dir()
+    again = subprocess.run(
+        [sys.executable, "-m", "tclint.analyzer", "confirm", "--format", "json", "--example-timeout", "3", "."],
+        cwd=root, capture_output=True, text=True, timeout=120,
+    )
+    assert again.stdout == first.stdout
