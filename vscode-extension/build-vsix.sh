@@ -12,5 +12,9 @@ else
 fi
 npm test
 # vscode:prepublish bundles src/extension.ts and its dependencies into out/extension.js.
-npx --yes @vscode/vsce@3 package --no-dependencies --out tclint.vsix
+# vsce turns README.md's relative links into repository URLs but ignores repository.directory,
+# so it is given the folder's URLs (media/screenshot.png is not in the VSIX).
+base=https://github.com/tclint/tclint/raw/HEAD/vscode-extension
+npx --yes @vscode/vsce@3 package --no-dependencies --baseImagesUrl "$base" \
+    --baseContentUrl https://github.com/tclint/tclint/blob/HEAD/vscode-extension --out tclint.vsix
 ls -l tclint.vsix
