@@ -32,8 +32,8 @@ def _check_parser() -> argparse.ArgumentParser:
     p.add_argument("--output-file", "-o", help="write the report here instead of stdout")
     g = p.add_argument_group("confirmation (runs the project's examples: only on code you trust)")
     g.add_argument("--confirm", action="store_true", help="run the examples under Dynamo and mark findings confirmed")
-    g.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu")
-    g.add_argument("--example-timeout", type=float, default=120.0, metavar="SECONDS", help="per example case")
+    g.add_argument("--device", choices=("cpu", "cuda", "auto"), help="where examples run (default: config, else cpu)")
+    g.add_argument("--example-timeout", type=float, metavar="SECONDS", help="per example case (default: config, else 120)")
     g.add_argument("--python", help="interpreter that has torch and the project's dependencies (default: this one)")
     p.add_argument("--version", action="version", version=f"tclint {__version__}")
     return p
@@ -123,13 +123,16 @@ def _confirm(args, paths, settings, result):
     from tclint.analyzer.project import LintResult
     from tclint.analyzer.selection import is_selected
 
-    files, _ = discover(paths, settings)
+    cfg = settings.confirm
+    extra = [settings.base_dir / e for e in cfg.examples]
+    files, _ = discover(paths + [e for e in extra if e.exists()], settings)
     resolved = [p.resolve() for p in paths]
     root = Path(os.path.commonpath([p if p.is_dir() else p.parent for p in resolved]))
-    python = args.python or default_python()
+    python = args.python or cfg.python or default_python()
     confirmed = confirm(
-        files, root, result.diagnostics, python=python, device=args.device, timeout=args.example_timeout,
-        jobs=args.jobs or 1, cache_dir=None if args.no_cache else settings.base_dir / ".tclint" / "confirm",
+        files, root, result.diagnostics, python=python, device=args.device or cfg.device,
+        timeout=args.example_timeout or cfg.timeout, jobs=args.jobs or 1,
+        cache_dir=None if args.no_cache else settings.base_dir / ".tclint" / "confirm",
     )
     for case in confirmed.cases:
         print(_case_line(case, python), file=sys.stderr)

@@ -31,6 +31,24 @@ class ConfigError(Exception):
 
 
 @dataclass(frozen=True)
+class ConfirmSettings:
+    """`[tool.tclint.confirm]`: how `tclint confirm` runs the examples."""
+
+    examples: tuple[str, ...] = ()  # extra example files, relative to the config file
+    device: str = "cpu"
+    timeout: float = 120.0  # seconds per example case
+    python: str | None = None  # interpreter with torch and the project's dependencies
+
+
+_CONFIRM_KEYS = {
+    "examples": "list of paths to files that define tclint_examples()",
+    "device": '"cpu", "cuda" or "auto"',
+    "timeout": "seconds per example case (number)",
+    "python": "path of the interpreter to run the examples with",
+}
+
+
+@dataclass(frozen=True)
 class Settings:
     select: tuple[str, ...] = ("ALL",)
     ignore: tuple[str, ...] = ()
@@ -45,6 +63,7 @@ class Settings:
     cache_dir: str | None = None
     respect_gitignore: bool = True
     dynamo: DynamoSettings = field(default_factory=DynamoSettings)
+    confirm: ConfirmSettings = field(default_factory=lambda: ConfirmSettings())
     # Where the settings came from (None: defaults); relative paths are relative to it.
     source: Path | None = None
 
@@ -70,6 +89,7 @@ _KEYS = {
     "cache-dir": "path",
     "respect-gitignore": "true or false",
     "dynamo": "table with " + ", ".join(DYNAMO_KEYS),
+    "confirm": "table with " + ", ".join(_CONFIRM_KEYS),
 }
 
 
@@ -162,6 +182,8 @@ def parse_table(table: dict, where: str, source: Path | None, known_codes: froze
             changes["cache_dir"] = value
         elif key == "dynamo":
             changes["dynamo"] = _dynamo(value, f"{where} 'dynamo'")
+        elif key == "confirm":
+            changes["confirm"] = _confirm(value, f"{where} 'confirm'")
     return replace(settings, **changes)
 
 
@@ -179,6 +201,31 @@ def _dynamo(value, where: str) -> DynamoSettings:
             item = frozenset(normalize_function_name(v) for v in _strings(item, f"{where}: '{key}'", "list of function names"))
         out[key] = item
     return DynamoSettings(**out)
+
+
+def _confirm(value, where: str) -> ConfirmSettings:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be a table")
+    out: dict = {}
+    for key, item in value.items():
+        expected = _CONFIRM_KEYS.get(key)
+        if expected is None:
+            raise ConfigError(f"{where}: unknown key '{key}' (accepted: {', '.join(_CONFIRM_KEYS)})")
+        if key == "examples":
+            out[key] = tuple(_strings(item, f"{where}: 'examples'", expected))
+        elif key == "device":
+            if item not in ("cpu", "cuda", "auto"):
+                raise ConfigError(f"{where}: 'device' = {item!r}: accepted values are cpu, cuda, auto")
+            out[key] = item
+        elif key == "timeout":
+            if isinstance(item, bool) or not isinstance(item, (int, float)) or item <= 0:
+                raise ConfigError(f"{where}: 'timeout' must be a positive {expected}, not {item!r}")
+            out[key] = float(item)
+        elif key == "python":
+            if not isinstance(item, str):
+                raise ConfigError(f"{where}: 'python' must be a {expected}")
+            out[key] = item
+    return ConfirmSettings(**out)
 
 
 def _strings(value, where: str, expected: str) -> list[str]:

@@ -46,6 +46,12 @@ max-file-size = 1000
 [dynamo]
 capture_scalar_outputs = true
 reorderable_logging_functions = ["print"]
+
+[confirm]
+examples = ["examples/cases.py"]
+device = "auto"
+timeout = 30
+python = "/opt/venv/bin/python"
 """)
     s = resolve_settings(tmp_path, config=str(cfg))
     assert s.select == ("TC1",) and s.extend_select == ("TC210",) and s.ignore == ("TC102",)
@@ -55,6 +61,8 @@ reorderable_logging_functions = ["print"]
     assert s.severity == (("TC1", Severity.ERROR),) and s.max_file_size == 1000
     assert s.dynamo.capture_scalar_outputs is True
     assert s.dynamo.reorderable_logging_functions == frozenset({"builtins.print"})
+    assert (s.confirm.examples, s.confirm.device, s.confirm.timeout, s.confirm.python) == (
+        ("examples/cases.py",), "auto", 30.0, "/opt/venv/bin/python")
 
 
 @pytest.mark.parametrize(("text", "needle"), [
@@ -66,6 +74,8 @@ reorderable_logging_functions = ["print"]
     ("roots = ['no_colon']", "is not of the form"),
     ("max-file-size = -1", "positive"),
     ("[tool.tclint.dynamo]\ncapture_scalars = true", "unknown key 'capture_scalars'"),
+    ("[tool.tclint.confirm]\ndevice = 'tpu'", "accepted values are cpu, cuda, auto"),
+    ("[tool.tclint.confirm]\ntimeout = 0", "positive"),
 ])
 def test_bad_values_name_file_key_and_accepted(tmp_path, text, needle):
     body = text if text.startswith("[") else "[tool.tclint]\n" + text

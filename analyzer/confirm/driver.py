@@ -40,8 +40,8 @@ class ConfirmResult:
     torch_version: str | None
 
 
-def example_modules(files, extra: tuple[str, ...] = ()) -> list:
-    """The linted files that define `tclint_examples()`, plus configured ones."""
+def example_modules(files) -> list:
+    """The files (linted or configured in `[tool.tclint.confirm] examples`) that define `tclint_examples()`."""
     out = []
     for f in files:
         try:
@@ -80,9 +80,8 @@ def run_module(python: str, f, root: Path, device: str, timeout: float) -> dict:
 
 
 def confirm(files, root: Path, static: list[Diagnostic], python: str, device: str = "cpu",
-            timeout: float = 120.0, jobs: int = 1, cache_dir: Path | None = None,
-            extra_examples: tuple[str, ...] = ()) -> ConfirmResult:
-    modules = example_modules(files, extra_examples)
+            timeout: float = 120.0, jobs: int = 1, cache_dir: Path | None = None) -> ConfirmResult:
+    modules = example_modules(files)
     by_path = {str(f.path): f for f in files}
     fingerprint = _files_fingerprint(files, python, device)
     cache = _ConfirmCache(cache_dir) if cache_dir else None
