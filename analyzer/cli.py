@@ -8,7 +8,7 @@ import sys
 from tclint.analyzer.version import __version__
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-SUBCOMMANDS = ("check", "confirm", "rule", "rules", "server")
+SUBCOMMANDS = ("check", "confirm", "trace", "rule", "rules", "server")
 
 
 def _check_parser() -> argparse.ArgumentParser:
@@ -55,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
             return _rules_command(rest)
         if command == "server":
             return _server_command(rest)
+        if command == "trace":
+            return _trace_command(rest)
         return _check_command(rest, confirm=command == "confirm")
     except KeyboardInterrupt:
         return EXIT_ERROR
@@ -150,6 +152,53 @@ def _case_line(case, python: str) -> str:
                 "install it there (pip install 'tclint[confirm]') or pass --python")
     detail = f": {case.error.splitlines()[-1]}" if case.error else ""
     return f"tclint: confirm {where}: {case.status}{detail}"
+
+
+def _trace_command(argv: list[str]) -> int:
+    if "--" not in argv:
+        print("usage: tclint trace [--format F] [--root DIR] -- python SCRIPT.py [ARGS...]", file=sys.stderr)
+        return EXIT_ERROR
+    split = argv.index("--")
+    own, command = argv[:split], argv[split + 1:]
+    p = argparse.ArgumentParser(prog="tclint trace", description="Run a script with graph-break capture.")
+    p.add_argument("--format", choices=("text", "full", "json", "jsonl", "sarif", "github"), default="text")
+    p.add_argument("--root", default=".", help="the project whose files count (default: the current folder)")
+    p.add_argument("--output-file", "-o")
+    args = p.parse_args(own)
+    if len(command) < 2:
+        print("tclint: error: give the interpreter and the script, e.g. `-- python train.py`", file=sys.stderr)
+        return EXIT_ERROR
+    import json
+    from pathlib import Path
+
+    from tclint.analyzer import project
+    from tclint.analyzer.config import ConfigError
+    from tclint.analyzer.confirm.driver import trace
+    from tclint.analyzer.discovery import discover
+    from tclint.analyzer.render import render
+    from tclint.analyzer.settings_resolution import resolve_settings
+
+    root = Path(args.root).resolve()
+    try:
+        settings = resolve_settings(root)
+    except ConfigError as exc:
+        print(f"tclint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    static = project.lint_paths([root], settings)
+    files, _ = discover([root], settings)
+    result = trace(command, files, root, static.diagnostics)
+    for case in result.cases:
+        print(_case_line(case, command[0]), file=sys.stderr)
+    # Where the editor finds the last trace's findings.
+    store = settings.base_dir / ".tclint" / "trace.json"
+    try:
+        store.parent.mkdir(parents=True, exist_ok=True)
+        store.write_text(json.dumps([d.to_json() for d in result.diagnostics], indent=1), encoding="utf-8")
+    except OSError:
+        pass
+    _emit(render(args.format, result.diagnostics, _stats(project.LintResult(result.diagnostics, static.files))),
+          args.output_file)
+    return EXIT_FINDINGS if result.diagnostics else EXIT_CLEAN
 
 
 def _lint_stdin(filename: str, settings):

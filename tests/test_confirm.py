@@ -147,3 +147,29 @@ def test_results_are_cached(confirmed):
         cwd=root, capture_output=True, text=True, timeout=120,
     )
     assert again.stdout == first.stdout
+
+
+def test_trace_runs_a_script_with_capture(tmp_path):
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        import sys
+        import torch
+
+        @torch.compile
+        def step(x):
+            return x.sum().item()
+
+        if __name__ == "__main__":
+            print("args", sys.argv[1:])
+            step(torch.randn(3))
+    """))
+    proc = subprocess.run(
+        [sys.executable, "-m", "tclint.analyzer", "trace", "--format", "json", "--", sys.executable, "train.py", "--lr", "1"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.startswith("args ['--lr', '1']")  # the script's own output passes through
+    report = json.loads(proc.stdout[proc.stdout.index("{"):])
+    (d,) = report["diagnostics"]
+    assert (d["line"], d["code"], d["confirmed"]) == (7, "TC102", True)
+    saved = json.loads((tmp_path / ".tclint" / "trace.json").read_text())
+    assert saved[0]["code"] == "TC102"

@@ -102,16 +102,41 @@ def confirm(files, root: Path, static: list[Diagnostic], python: str, device: st
     torch_version = None
     for f, raw in raws:
         torch_version = torch_version or raw.get("torch_version")
-        if raw.get("error"):
-            cases.append(CaseResult(f.display, "*", raw["error"], error=raw.get("message")))
-        for c in raw.get("cases", []):
-            cases.append(CaseResult(
-                f.display, c["name"], c["status"], c.get("seconds", 0.0), c.get("error"),
-                [_display(b, by_path) for b in c.get("breaks", [])],
-                [_display(r, by_path) for r in c.get("recompiles", [])],
-                {_display_path(p, by_path): lines for p, lines in c.get("executed", {}).items()},
-            ))
+        cases.extend(_cases(f.display, raw, by_path))
     return ConfirmResult(merge(static, cases, by_path), cases, torch_version)
+
+
+def trace(command: list[str], files, root: Path, static: list[Diagnostic]) -> ConfirmResult:
+    """`tclint trace -- python train.py ...`: run the script (its output passes through) with
+    the same capture as `confirm`, then merge with the static findings."""
+    python, rest = command[0], command[1:]
+    by_path = {str(f.path): f for f in files}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "result.json"
+        cmd = [python, str(RUNNER), "--root", str(root), "--out", str(out), "--trace", *rest]
+        try:
+            subprocess.run(cmd, cwd=str(Path.cwd()))
+        except OSError as exc:
+            raw = {"error": "no-interpreter", "message": f"cannot start {python}: {exc}"}
+        else:
+            raw = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {
+                "error": "crashed", "message": "the traced process ended without a result"}
+    cases = _cases(Path(rest[0] if rest and rest[0] != "-m" else " ".join(rest[:2])).name, raw, by_path)
+    return ConfirmResult(merge(static, cases, by_path), cases, raw.get("torch_version"))
+
+
+def _cases(module: str, raw: dict, by_path) -> list[CaseResult]:
+    cases = []
+    if raw.get("error"):
+        cases.append(CaseResult(module, "*", raw["error"], error=raw.get("message")))
+    for c in raw.get("cases", []):
+        cases.append(CaseResult(
+            module, c["name"], c["status"], c.get("seconds", 0.0), c.get("error"),
+            [_display(b, by_path) for b in c.get("breaks", [])],
+            [_display(r, by_path) for r in c.get("recompiles", [])],
+            {_display_path(p, by_path): lines for p, lines in c.get("executed", {}).items()},
+        ))
+    return cases
 
 
 def _display_path(path: str, by_path) -> str:

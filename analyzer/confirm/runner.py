@@ -1,8 +1,9 @@
-"""Runs one example module's cases under Dynamo and writes what happened as JSON.
+"""Runs one example module's cases (or a whole script) under Dynamo and writes what happened as JSON.
 
 Started by tclint in a child process, with the user's interpreter:
     python runner.py --module FILE --root DIR --out OUT.json [--device cpu|cuda|auto]
                      [--timeout SECONDS] [--sys-path DIR ...]
+    python runner.py --root DIR --out OUT.json --trace SCRIPT.py ARGS...   (or --trace -m MODULE ARGS...)
 Self-contained on purpose (standard library and torch only), so it works in any
 environment that has torch, whether tclint is installed there or not.
 
@@ -261,9 +262,50 @@ def _run_case(torch, guard_failures, collector, factory, takes_device, index, de
     return out
 
 
+def trace(command: list[str], root: str) -> dict:
+    """Run a script as `python SCRIPT ARGS` would, recording every break and recompilation."""
+    import runpy
+
+    try:
+        import torch
+        import torch._dynamo
+        from torch._dynamo.utils import guard_failures
+    except ImportError as exc:
+        return {"error": "torch-missing", "message": str(exc)}
+    collector = BreakCollector(torch, root)
+    case = {"name": " ".join(command), "status": "ok", "breaks": [], "recompiles": [], "executed": {}}
+    started = time.perf_counter()
+    try:
+        if command[0] == "-m":
+            sys.argv = command[1:]
+            runpy.run_module(command[1], run_name="__main__", alter_sys=True)
+        else:
+            sys.argv = list(command)
+            sys.path.insert(0, os.path.dirname(os.path.abspath(command[0])))
+            runpy.run_path(command[0], run_name="__main__")
+    except SystemExit as exc:
+        if exc.code not in (None, 0):
+            case["status"] = "raised"
+            case["error"] = f"SystemExit: {exc.code}"
+    except BaseException as exc:
+        case["status"] = "raised"
+        case["error"] = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-3:]).strip()[-2000:]
+    finally:
+        collector.close()
+    case["seconds"] = round(time.perf_counter() - started, 3)
+    case["breaks"] = list(collector.events)
+    for code, reasons in guard_failures.items():
+        path = _in_root(getattr(code, "co_filename", ""), root)
+        if path is not None and reasons:
+            case["recompiles"].append({"file": path, "line": code.co_firstlineno,
+                                       "function": _frame_name(code.co_name), "reasons": [str(r) for r in reasons]})
+    return {"torch_version": torch.__version__, "device": "as the script chooses", "cases": [case]}
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
-    p.add_argument("--module", required=True)
+    p.add_argument("--module")
+    p.add_argument("--trace", nargs=argparse.REMAINDER, help="a script (or -m module) and its arguments")
     p.add_argument("--root", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--device", default="cpu", choices=("cpu", "cuda", "auto"))
@@ -273,7 +315,10 @@ def main() -> int:
     for path in reversed(args.sys_path):
         sys.path.insert(0, path)
     sys.dont_write_bytecode = True
-    result = run(os.path.realpath(args.module), os.path.realpath(args.root), args.device, args.timeout)
+    if args.trace:
+        result = trace(args.trace, os.path.realpath(args.root))
+    else:
+        result = run(os.path.realpath(args.module), os.path.realpath(args.root), args.device, args.timeout)
     with open(args.out, "w", encoding="utf-8") as fh:
         json.dump(result, fh)
     return 0
