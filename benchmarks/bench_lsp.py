@@ -22,7 +22,7 @@ server, one after the other in the same run:
   --quick-edits edits of the large file sent back to back, once the final version's
   diagnostics arrived.
 
-Servers run with their default settings (debounce included: tclint 25 ms, Fixit 0.5 s,
+Servers run with their default settings (debounce included: tclint 10 ms, Fixit 0.5 s,
 Ruff none); --no-debounce turns tclint's and Fixit's off. Never fails: a missing tool or
 file is reported and skipped, and the exit status is 0.
 """

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-DEFAULT_DEBOUNCE_MS = 25  # edits within this many ms share one run; superseded runs are dropped anyway
+DEFAULT_DEBOUNCE_MS = 10  # edits within this many ms share one run; superseded runs are dropped anyway
 
 
 @dataclass(frozen=True)
