@@ -74,6 +74,10 @@ class FileAnalyzer(cst.CSTVisitor):
         self._containers: list = []  # enclosing classes and functions, innermost last
         self._loop_depth = [0]  # per function: how many loops enclose the current node
         self._eager_blocks: set[int] = set()  # ids of subtrees only run eagerly
+        # Names bound to literal sequences (`models = [A(), B()]`) and loop variables over
+        # them, so `torch.compile(m) for m in models` finds its targets.
+        self._literal_names: dict[str, list] = {}
+        self._loop_sources: dict[str, list] = {}
         self._eager_depth = 0
         self.rules = [cls(self) for cls in rule_classes]
         self._visit: dict[type, list] = {}
@@ -505,11 +509,6 @@ class FileAnalyzer(cst.CSTVisitor):
         ref = self._callable_ref(expr)
         return [ref] if ref else []
 
-    # Loop variables bound to literal sequences of modules or classes, for compile targets.
-    @property
-    def _loop_sources(self) -> dict[str, list]:
-        return self.__dict__.setdefault("_loop_source_map", {})
-
     def _note_loop_source(self, target, iterable) -> None:
         if isinstance(target, cst.Name):
             elements = self._literal_elements(iterable)
@@ -522,10 +521,6 @@ class FileAnalyzer(cst.CSTVisitor):
         if isinstance(iterable, cst.Name):
             return self._literal_names.get(iterable.value)
         return None
-
-    @property
-    def _literal_names(self) -> dict[str, list]:
-        return self.__dict__.setdefault("_literal_name_map", {})
 
     def _visit_for_sources(self, node: cst.For) -> None:
         self._note_loop_source(node.target, node.iter)
