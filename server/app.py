@@ -16,7 +16,7 @@ from pygls.lsp.server import LanguageServer
 
 from tclint.server import code_actions as actions_mod
 from tclint.server import conversions
-from tclint.server.hover import build_hover, contains
+from tclint.server.hover import build_hover, contains, rule_hover, suppression_code_at
 from tclint.server.lint_run import DocResult, OpenDocument, RunResult, Snapshot, analyze
 from tclint.server.scheduler import Scheduler
 from tclint.server.settings import ClientSettings, parse_client_settings, unwrap
@@ -532,6 +532,11 @@ def create_server() -> TclintLanguageServer:
         formats = ls.client_supports("text_document", "hover", "content_format") or []
         markdown = not formats or types.MarkupKind.Markdown in formats
         try:
+            if not found:
+                lines = ls.document_lines(params.text_document.uri)
+                line = lines[pos.line] if pos.line < len(lines) else ""
+                code = suppression_code_at(line, pos.character)
+                return rule_hover(code, markdown) if code else None
             return build_hover(found, markdown)
         except Exception:  # noqa: BLE001
             ls.log(f"tclint: hover failed:\n{traceback.format_exc()}", types.MessageType.Error)

@@ -1,7 +1,9 @@
 """Hover text for a finding: the rule, its Dynamo graph break (GB id, Gb_type, hints, link),
-the call chain from the compiled region, and the rule's documentation."""
+the call chain from the compiled region, and the rule's documentation; and for a rule code
+written in a suppression comment, that rule's documentation."""
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 from lsprotocol import types
@@ -70,3 +72,37 @@ def build_hover(found: Sequence[tuple[Any, types.Diagnostic]], markdown: bool) -
         ),
         range=first,
     )
+
+
+_SUPPRESSION = re.compile(r"#\s*(?:tclint:\s*(?:file-)?ignore\[[^\]]*\]|noqa:[^#]*)")
+_CODE = re.compile(r"TC\d{3}")
+
+
+def suppression_code_at(line: str, character: int) -> str | None:
+    """The rule code under the cursor inside a `# tclint: ignore[...]` or `# noqa:` comment."""
+    for comment in _SUPPRESSION.finditer(line):
+        for code in _CODE.finditer(comment.group(0)):
+            if comment.start() + code.start() <= character <= comment.start() + code.end():
+                return code.group(0)
+    return None
+
+
+def rule_hover(code: str, markdown: bool) -> types.Hover | None:
+    """What a rule flags, for a code named in a suppression comment."""
+    from tclint.analyzer.rule_docs import rule_doc_text
+    from tclint.analyzer.rules import all_rules
+
+    rule = all_rules().get(code)
+    if rule is None:
+        return None
+    if markdown:
+        gb = rule.graph_break
+        head = f"**{rule.code}** `{rule.name}`: {rule.message}"
+        if gb:
+            from tclint.analyzer.gb_registry import gb_url
+            head += f"\n\nDynamo graph break **{gb.gb_id}**: {gb.gb_type} ([documentation]({gb_url(gb.gb_id)}))"
+        value = head + "\n\n" + rule.doc()
+    else:
+        value = rule_doc_text(rule)
+    kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
+    return types.Hover(contents=types.MarkupContent(kind=kind, value=value))

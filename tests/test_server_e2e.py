@@ -227,6 +227,17 @@ async def test_hover_shows_graph_break_and_rule_doc(editor: Editor):
     assert nothing is None
 
 
+async def test_hover_on_a_code_in_a_suppression_comment(editor: Editor):
+    text = "import torch\n\n@torch.compile\ndef f(x):\n    return x.sum().item()  # tclint: ignore[TC102]\n"
+    uri = editor.open("suppressed.py", text)
+    await editor.diagnostics(uri, lambda d: d == [])
+    column = text.splitlines()[4].index("TC102") + 2
+    hover = await editor.client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=4, character=column)))
+    assert hover is not None
+    assert "tensor-item" in hover.contents.value and "GB0124" in hover.contents.value
+
+
 async def test_code_action_suppress_and_open_docs(editor: Editor):
     uri = editor.open("sample.py", SAMPLE)
     diags = await editor.diagnostics(uri, lambda d: len(d) == 2)
