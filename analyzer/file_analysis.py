@@ -7,12 +7,14 @@ only if something needs them.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from tclint.analyzer import tensor_facts as tf
-from tclint.analyzer.diagnostic import Fix, Span
+from tclint.analyzer.diagnostic import Fix, Span, TextEdit
 from tclint.analyzer.knowledge import tensor_api as api
 from tclint.analyzer.names import ImportTable, dotted_name
 from tclint.analyzer.rules.base import Rule
@@ -567,7 +569,23 @@ class FileAnalyzer(cst.CSTVisitor):
             positions = _positions(module)
             for obj, node in self._pending:
                 obj.span = _node_span(positions[node])
+                if isinstance(obj, Candidate) and isinstance(obj.fix, FixRequest):
+                    obj.fix = obj.fix.build(self.summary.path, _node_span(positions[obj.fix.node]))
         return self.summary
+
+
+@dataclass
+class FixRequest:
+    """A fix whose edit needs the position of `node`: `new_text` may use `{indent}`, the
+    whitespace before the node on its line."""
+
+    title: str
+    node: cst.CSTNode
+    new_text: str
+
+    def build(self, path: str, span: Span) -> Fix:
+        text = self.new_text.format(indent=" " * (span.column - 1))
+        return Fix(self.title, (TextEdit(path, span, text),))
 
 
 def _positions(module: cst.Module):

@@ -178,3 +178,27 @@ def test_untraceable_lookalikes_are_clean():
             opts = copy.deepcopy(cfg)
             return x * k, flag, path, opts
     """) == []
+
+
+def _apply(source: str, fix) -> str:
+    lines = source.splitlines(keepends=True)
+    (edit,) = fix.edits
+    s = edit.span
+    start = sum(len(l) for l in lines[: s.line - 1]) + s.column - 1
+    end = sum(len(l) for l in lines[: s.end_line - 1]) + s.end_column - 1
+    return source[:start] + edit.new_text + source[end:]
+
+
+def test_print_and_logging_quick_fix_guards_the_call_and_clears_the_finding():
+    from tclint.analyzer import api
+
+    source = (
+        "import logging\nimport torch\nlog = logging.getLogger(__name__)\n\n"
+        "@torch.compile\ndef f(x):\n    y = x * 2\n    print('shape', y.shape)\n    log.info('done')\n    return y\n"
+    )
+    for code in ("TC201", "TC206"):
+        diag = next(d for d in api.lint_source(source, path="fix.py") if d.code == code)
+        assert diag.fix is not None and "is_compiling" in diag.fix.title
+        fixed = _apply(source, diag.fix)
+        compile(fixed, "fixed.py", "exec")
+        assert code not in [d.code for d in api.lint_source(fixed, path="fix.py")]

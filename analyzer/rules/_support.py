@@ -153,3 +153,21 @@ def first_element(expr: cst.BaseExpression, check):
         if result is not None:
             return result
     return None
+
+
+def compile_guard_fix(facts, statement: cst.Expr):
+    """Wrap a one-line call statement in `if not torch.compiler.is_compiling():`, so it runs
+    only eagerly (Dynamo skips the guarded block: no graph break). None when not possible."""
+    from tclint.analyzer.file_analysis import FixRequest
+
+    torch_name = next((local for local, qual in facts.imports.aliases.items() if qual == "torch"), None)
+    if torch_name is None:
+        return None
+    code = cst.Module(body=[]).code_for_node(statement)
+    if "\n" in code:
+        return None
+    return FixRequest(
+        title="Run it only outside torch.compile (guard with torch.compiler.is_compiling())",
+        node=statement,
+        new_text=f"if not {torch_name}.compiler.is_compiling():\n{{indent}}    {code}",
+    )

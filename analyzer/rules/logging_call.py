@@ -4,7 +4,7 @@ from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.knowledge.untraceable import LOGGER_METHODS, LOGGING
 from tclint.analyzer.names import dotted_name
-from tclint.analyzer.rules._support import UntraceableCalls
+from tclint.analyzer.rules._support import UntraceableCalls, compile_guard_fix
 from tclint.analyzer.rules.base import Example, Rule
 
 # Receivers that conventionally hold a logging.Logger.
@@ -103,6 +103,7 @@ class LoggingCall(Rule):
 
     def __init__(self, analyzer):
         super().__init__(analyzer)
+        self._statement_fix: dict[int, cst.Expr] = {}  # call id -> its statement
         self._calls = UntraceableCalls(LOGGING)
         self._module_loggers: set[str] = set()
         self._attr_loggers: set[str] = set()  # self.<attr> assigned a logger
@@ -141,6 +142,17 @@ class LoggingCall(Rule):
             attr = receiver.attr.value
             return attr in self._attr_loggers or attr in _LOGGER_NAMES
         return False
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        # A logging call that is a whole statement can be guarded away (the quick fix).
+        if isinstance(node.value, cst.Call):
+            self._statement_fix[id(node.value)] = node
+
+    def report(self, node, message=None, **kwargs) -> None:
+        statement = self._statement_fix.get(id(node))
+        if statement is not None and "fix" not in kwargs:
+            kwargs["fix"] = compile_guard_fix(self.facts, statement)
+        super().report(node, message, **kwargs)
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.facts.function is None:

@@ -1,6 +1,7 @@
 import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
+from tclint.analyzer.rules._support import compile_guard_fix
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -44,6 +45,15 @@ class PrintCall(Rule):
                 print(y.shape)  # outside the compiled region
                 return y
         """, call="run(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                y = x * 2
+                if not torch.compiler.is_compiling():
+                    print("shape", y.shape)  # what the quick fix writes: eager runs only
+                return y + 1
+        """, call="f(torch.randn(3))"),
     ]
     INVALID = [
         Example("""
@@ -60,6 +70,15 @@ class PrintCall(Rule):
     def enabled(cls, dynamo) -> bool:
         return "builtins.print" not in dynamo.reorderable_logging_functions
 
+    def __init__(self, analyzer):
+        super().__init__(analyzer)
+        self._statements: set[int] = set()  # print calls that are whole statements (fixable)
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        if isinstance(node.value, cst.Call) and self.facts.qualname(node.value.func) == "builtins.print":
+            self._statements.add(id(node.value))
+            self.report(node.value, fix=compile_guard_fix(self.facts, node))
+
     def visit_Call(self, node: cst.Call) -> None:
-        if self.facts.qualname(node.func) == "builtins.print":
+        if id(node) not in self._statements and self.facts.qualname(node.func) == "builtins.print":
             self.report(node)
