@@ -535,3 +535,18 @@ async def test_vscode_extension_initialization_options(extension_client: Languag
     uri = editor.open("s.py", SAMPLE)
     diags = await editor.diagnostics(uri, lambda d: codes(d) == ["TC102"])
     assert diags[0].severity == types.DiagnosticSeverity.Error
+
+
+async def test_fix_all_guards_print_calls(editor: Editor):
+    text = "import torch\n\n@torch.compile\ndef f(x):\n    print(x.shape)\n    return x * 2\n"
+    uri = editor.open("printing.py", text)
+    diags = await editor.diagnostics(uri, lambda d: codes(d) == ["TC201"])
+    result = await editor.client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=5, character=0)),
+        context=types.CodeActionContext(diagnostics=diags, only=["source.fixAll.tclint"]),
+    ))
+    (action,) = result
+    (edit,) = action.edit.changes[uri]
+    assert edit.range.start == types.Position(line=4, character=4)
+    assert edit.new_text == "if not torch.compiler.is_compiling():\n        print(x.shape)"
