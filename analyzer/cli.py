@@ -35,6 +35,8 @@ def _check_parser() -> argparse.ArgumentParser:
     g.add_argument("--device", choices=("cpu", "cuda", "auto"), help="where examples run (default: config, else cpu)")
     g.add_argument("--example-timeout", type=float, metavar="SECONDS", help="per example case (default: config, else 120)")
     g.add_argument("--python", help="interpreter that has torch and the project's dependencies (default: this one)")
+    g.add_argument("--executor", choices=("local", "slurm", "submitit-local"),
+                   help="where examples run: child processes here (default), or jobs through submitit")
     p.add_argument("--version", action="version", version=f"tclint {__version__}")
     return p
 
@@ -131,15 +133,25 @@ def _confirm(args, paths, settings, result):
     resolved = [p.resolve() for p in paths]
     root = Path(os.path.commonpath([p if p.is_dir() else p.parent for p in resolved]))
     python = args.python or cfg.python or default_python()
+    executor = _executor(args.executor or cfg.executor, cfg, settings, args.jobs)
     confirmed = confirm(
         files, root, result.diagnostics, python=python, device=args.device or cfg.device,
         timeout=args.example_timeout or cfg.timeout, jobs=args.jobs or 1,
-        cache_dir=None if args.no_cache else settings.base_dir / ".tclint" / "confirm",
+        cache_dir=None if args.no_cache else settings.base_dir / ".tclint" / "confirm", executor=executor,
     )
     for case in confirmed.cases:
         print(_case_line(case, python), file=sys.stderr)
     diagnostics = [d for d in confirmed.diagnostics if is_selected(d.code, settings)]
     return LintResult(diagnostics=diagnostics, files=result.files, notices=result.notices)
+
+
+def _executor(kind: str, cfg, settings, jobs):
+    from tclint.analyzer.confirm.driver import LocalExecutor, SubmititExecutor
+
+    if kind == "local":
+        return LocalExecutor(jobs or 1)
+    folder = settings.base_dir / ".tclint" / "submitit"
+    return SubmititExecutor(folder, cluster="local" if kind == "submitit-local" else "slurm", parameters=dict(cfg.slurm))
 
 
 def _case_line(case, python: str) -> str:

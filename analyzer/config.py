@@ -38,6 +38,8 @@ class ConfirmSettings:
     device: str = "cpu"
     timeout: float = 120.0  # seconds per example case
     python: str | None = None  # interpreter with torch and the project's dependencies
+    executor: str = "local"  # "local", "slurm" (through submitit) or "submitit-local"
+    slurm: tuple[tuple[str, object], ...] = ()  # submitit parameters, e.g. slurm_partition
 
 
 _CONFIRM_KEYS = {
@@ -45,6 +47,8 @@ _CONFIRM_KEYS = {
     "device": '"cpu", "cuda" or "auto"',
     "timeout": "seconds per example case (number)",
     "python": "path of the interpreter to run the examples with",
+    "executor": '"local", "slurm" or "submitit-local"',
+    "slurm": "table of submitit parameters (slurm_partition, gpus_per_node, timeout_min, ...)",
 }
 
 
@@ -225,6 +229,14 @@ def _confirm(value, where: str) -> ConfirmSettings:
             if not isinstance(item, str):
                 raise ConfigError(f"{where}: 'python' must be a {expected}")
             out[key] = item
+        elif key == "executor":
+            if item not in ("local", "slurm", "submitit-local"):
+                raise ConfigError(f"{where}: 'executor' = {item!r}: accepted values are {expected}")
+            out[key] = item
+        elif key == "slurm":
+            if not isinstance(item, dict):
+                raise ConfigError(f"{where}: 'slurm' must be a {expected}")
+            out[key] = tuple(sorted(item.items()))
     return ConfirmSettings(**out)
 
 

@@ -173,3 +173,26 @@ def test_trace_runs_a_script_with_capture(tmp_path):
     assert (d["line"], d["code"], d["confirmed"]) == (7, "TC102", True)
     saved = json.loads((tmp_path / ".tclint" / "trace.json").read_text())
     assert saved[0]["code"] == "TC102"
+
+
+def test_submitit_executor_runs_examples_as_jobs(tmp_path):
+    pytest.importorskip("submitit")
+    (tmp_path / "m.py").write_text(textwrap.dedent("""
+        import torch
+
+        @torch.compile
+        def f(x):
+            return x.sum().item()
+
+        def tclint_examples():
+            return [("item", f._torchdynamo_orig_callable, (torch.randn(3),), {})]
+    """))
+    (tmp_path / "tclint.toml").write_text('[confirm]\nexecutor = "submitit-local"\nslurm = { timeout_min = 10 }\n')
+    proc = subprocess.run(
+        [sys.executable, "-m", "tclint.analyzer", "confirm", "--format", "json", "--no-cache", "."],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600,
+    )
+    assert proc.returncode == 1, proc.stderr
+    (d,) = json.loads(proc.stdout)["diagnostics"]
+    assert (d["code"], d["confirmed"]) == ("TC102", True)
+    assert (tmp_path / ".tclint" / "submitit").is_dir()

@@ -61,49 +61,107 @@ def _sys_path_for(f) -> str:
     return str(folder)
 
 
-def run_module(python: str, f, root: Path, device: str, timeout: float) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "result.json"
-        cmd = [python, str(RUNNER), "--module", str(f.path), "--root", str(root), "--out", str(out),
-               "--device", device, "--timeout", str(timeout), "--sys-path", _sys_path_for(f)]
+def runner_command(python: str, f, root: Path, device: str, timeout: float, out: Path) -> list[str]:
+    return [python, str(RUNNER), "--module", str(f.path), "--root", str(root), "--out", str(out),
+            "--device", device, "--timeout", str(timeout), "--sys-path", _sys_path_for(f)]
+
+
+def run_command(cmd: list[str], out: str, cwd: str, limit: float) -> dict:
+    """Run one runner command and read its result; where the command runs is the executor's
+    business (this function is also what a Slurm job executes on its node)."""
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=limit, cwd=cwd,
+                              env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    except subprocess.TimeoutExpired:
+        return {"error": "timeout", "message": f"the example process ran over {limit:.0f} s"}
+    except OSError as exc:
+        return {"error": "no-interpreter", "message": f"cannot start {cmd[0]}: {exc}"}
+    result = Path(out)
+    if not result.exists():
+        tail = (proc.stderr or "").strip().splitlines()[-5:]
+        return {"error": "crashed", "message": "\n".join(tail) or f"exit status {proc.returncode}"}
+    return json.loads(result.read_text(encoding="utf-8"))
+
+
+class LocalExecutor:
+    """Child processes on this machine, `jobs` at a time."""
+
+    def __init__(self, jobs: int = 1):
+        self.jobs = max(1, jobs)
+
+    def run_all(self, commands: list[tuple[list[str], str, str, float]]) -> list[dict]:
+        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            return list(pool.map(lambda c: run_command(*c), commands))
+
+
+class SubmititExecutor:
+    """Each example module as a job through submitit: Slurm on a cluster (GPU nodes from a
+    laptop), or submitit's local executor. The checkout must be on storage the nodes share."""
+
+    def __init__(self, folder: Path, cluster: str | None = None, parameters: dict | None = None):
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout * 20 + 120,
-                                  cwd=str(root), env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
-        except subprocess.TimeoutExpired:
-            return {"error": "timeout", "message": f"the example process ran over {timeout * 20 + 120:.0f} s"}
-        except OSError as exc:
-            return {"error": "no-interpreter", "message": f"cannot start {python}: {exc}"}
-        if not out.exists():
-            tail = (proc.stderr or "").strip().splitlines()[-5:]
-            return {"error": "crashed", "message": "\n".join(tail) or f"exit status {proc.returncode}"}
-        return json.loads(out.read_text(encoding="utf-8"))
+            import submitit
+        except ImportError:
+            raise RuntimeError("the slurm executor needs submitit: pip install 'tclint[slurm]'") from None
+        if cluster == "local":
+            self.executor = submitit.LocalExecutor(folder=str(folder))
+        else:
+            self.executor = submitit.AutoExecutor(folder=str(folder), cluster=cluster)
+        if parameters:
+            self.executor.update_parameters(**parameters)
+
+    def run_all(self, commands: list[tuple[list[str], str, str, float]]) -> list[dict]:
+        jobs = [self.executor.submit(run_command, *c) for c in commands]
+        results = []
+        for job in jobs:
+            try:
+                results.append(job.result())
+            except Exception as exc:  # the job failed on its node
+                lines = str(exc).strip().splitlines()
+                results.append({"error": "job-failed", "message": lines[-1] if lines else type(exc).__name__})
+        return results
 
 
 def confirm(files, root: Path, static: list[Diagnostic], python: str, device: str = "cpu",
-            timeout: float = 120.0, jobs: int = 1, cache_dir: Path | None = None) -> ConfirmResult:
+            timeout: float = 120.0, jobs: int = 1, cache_dir: Path | None = None,
+            executor=None) -> ConfirmResult:
     modules = example_modules(files)
     by_path = {str(f.path): f for f in files}
     fingerprint = _files_fingerprint(files, python, device)
     cache = _ConfirmCache(cache_dir) if cache_dir else None
-
-    def one(f):
-        key = hashlib.blake2b(f"{fingerprint}\0{f.path}".encode(), digest_size=16).hexdigest()
-        cached = cache.get(key) if cache else None
-        if cached is not None:
-            return f, cached
-        raw = run_module(python, f, root, device, timeout)
-        if cache and not raw.get("error"):
-            cache.put(key, raw)
-        return f, raw
-
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        raws = list(pool.map(one, modules))
+    executor = executor or LocalExecutor(jobs)
+    raws: dict[int, dict] = {}
+    todo = []
+    with tempfile.TemporaryDirectory(dir=_shared_tmp(executor)) as tmp:
+        for i, f in enumerate(modules):
+            key = hashlib.blake2b(f"{fingerprint}\0{f.path}".encode(), digest_size=16).hexdigest()
+            cached = cache.get(key) if cache else None
+            if cached is not None:
+                raws[i] = cached
+                continue
+            out = Path(tmp) / f"{i}.json"
+            todo.append((i, key, (runner_command(python, f, root, device, timeout, out), str(out), str(root),
+                                  timeout * 20 + 120)))
+        for (i, key, _), raw in zip(todo, executor.run_all([c for _, _, c in todo])):
+            raws[i] = raw
+            if cache and not raw.get("error"):
+                cache.put(key, raw)
     cases: list[CaseResult] = []
     torch_version = None
-    for f, raw in raws:
+    for i, f in enumerate(modules):
+        raw = raws[i]
         torch_version = torch_version or raw.get("torch_version")
         cases.extend(_cases(f.display, raw, by_path))
     return ConfirmResult(merge(static, cases, by_path), cases, torch_version)
+
+
+def _shared_tmp(executor) -> str | None:
+    """Result files of cluster jobs must be where the nodes can write: beside the job folder."""
+    folder = getattr(getattr(executor, "executor", None), "folder", None)
+    if folder is None:
+        return None
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    return str(folder)
 
 
 def trace(command: list[str], files, root: Path, static: list[Diagnostic]) -> ConfirmResult:
