@@ -18,7 +18,7 @@ from tclint.analyzer.version import __version__
 
 
 # Bump when the shape of FileSummary or Diagnostic changes within a version.
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 
 
 @functools.lru_cache(maxsize=1)

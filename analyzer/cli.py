@@ -114,6 +114,8 @@ def _check_command(argv: list[str], confirm: bool = False) -> int:
         print(f"Found {n} finding{'s' if n != 1 else ''} in {result.files} file{'s' if result.files != 1 else ''}.")
     if any(not p.exists() for p in paths) and not reading_stdin:
         return EXIT_ERROR
+    if any(d.code == "TC004" for d in result.diagnostics):
+        return EXIT_ERROR  # an internal error: the report is complete otherwise
     if result.diagnostics and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import traceback
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +51,12 @@ def summarize(data: bytes | str, path: str, module: str, is_package: bool) -> Fi
     except RecursionError:
         summary = FileSummary(path=path, module=module)
         summary.syntax_error = ("code nested too deeply to analyze", Span(1, 1, 1, 1))
+        return summary
+    except Exception as exc:  # a bug in tclint: report it for this file, lint the others
+        summary = FileSummary(path=path, module=module)
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        summary.internal_error = (f"tclint failed on this file ({type(exc).__name__} at "
+                                  f"{Path(where.filename).name}:{where.lineno}); please report it")
         return summary
     if isinstance(data, str):
         text = data
@@ -160,6 +167,8 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> lis
         if fs.syntax_error:
             message, span = fs.syntax_error
             raw.append(_make(rules["TC001"], fs.path, span, message, ()))
+        if fs.internal_error:
+            raw.append(_make(rules["TC004"], fs.path, Span(1, 1, 1, 1), fs.internal_error, ()))
         for cand in fs.module_candidates:
             if cand.code in enabled:
                 raw.append(_from_candidate(rules[cand.code], fs.path, cand, ()))

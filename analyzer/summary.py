@@ -87,4 +87,5 @@ class FileSummary:
     # Dynamo config assignments found at module level (e.g. capture_scalar_outputs=True)
     dynamo_config: dict[str, object] = field(default_factory=dict)
     syntax_error: tuple[str, Span] | None = None
+    internal_error: str | None = None  # tclint itself failed on this file
     suppressions: list = field(default_factory=list)  # suppressions.Suppression

@@ -29,3 +29,23 @@ def test_arbitrary_text(prefix, text):
 def test_deep_nesting():
     api.lint_source("x = " + "(" * 500 + "1" + ")" * 500 + "\n", path="deep.py")
     api.lint_source("def f(x):\n" + "".join("    " * i + "if x:\n" for i in range(1, 90)) + "    " * 90 + "pass\n", path="deep2.py")
+
+
+def test_a_failure_on_one_file_is_reported_and_the_others_are_linted(tmp_path, monkeypatch):
+    from tclint.analyzer import project
+    from tclint.analyzer.config import Settings
+
+    (tmp_path / "good.py").write_text("import torch\n@torch.compile\ndef f(x):\n    return x.sum().item()\n")
+    (tmp_path / "bad.py").write_text("x = 1\n")
+    real = project.analyze_module
+
+    def flaky(tree, path, *args, **kwargs):
+        if path.endswith("bad.py"):
+            raise KeyError("boom")
+        return real(tree, path, *args, **kwargs)
+
+    monkeypatch.setattr(project, "analyze_module", flaky)
+    result = project.lint_paths([tmp_path], Settings(), jobs=1, use_cache=False)
+    found = sorted((d.path.rsplit("/", 1)[-1], d.code) for d in result.diagnostics)
+    assert found == [("bad.py", "TC004"), ("good.py", "TC102")]
+    assert "please report it" in next(d.message for d in result.diagnostics if d.code == "TC004")
