@@ -93,7 +93,8 @@ def _check_command(argv: list[str], confirm: bool = False) -> int:
         else:
             result = project.lint_paths(paths, settings, jobs=args.jobs, use_cache=not args.no_cache)
     except Exception as exc:  # a bug in tclint: say so plainly, exit 2, no traceback
-        print(f"tclint: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        detail = (str(exc).splitlines() or [""])[0][:300]
+        print(f"tclint: internal error: {type(exc).__name__}: {detail} (please report it)", file=sys.stderr)
         return EXIT_ERROR
     for notice in result.notices:
         print(f"tclint: {notice}", file=sys.stderr)
