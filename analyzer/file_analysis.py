@@ -145,6 +145,13 @@ class FileAnalyzer(cst.CSTVisitor):
                     h(node)
         return True
 
+    # No rule uses attribute-level hooks; libcst's default looks two methods up per attribute.
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        return None
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        return None
+
     def on_leave(self, original_node: cst.CSTNode) -> None:
         t = type(original_node)
         if self.facts.function is not None:
