@@ -237,7 +237,9 @@ def _stats(result) -> dict:
 def _statistics_text(diagnostics) -> str:
     counts: dict[tuple[str, str], int] = {}
     for d in diagnostics:
-        counts[(d.code, d.name)] = counts.get((d.code, d.name), 0) + 1
+        # Breaks only Dynamo saw are counted by their type: they are what rules should learn.
+        name = f"{d.name} ({d.gb_type})" if d.code == "TC900" and d.gb_type else d.name
+        counts[(d.code, name)] = counts.get((d.code, name), 0) + 1
     rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     width = max((len(str(n)) for _, n in rows), default=1)
     return "".join(f"{n:>{width}}\t{code}\t{name}\n" for (code, name), n in rows)

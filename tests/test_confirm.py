@@ -196,3 +196,27 @@ def test_submitit_executor_runs_examples_as_jobs(tmp_path):
     (d,) = json.loads(proc.stdout)["diagnostics"]
     assert (d["code"], d["confirmed"]) == ("TC102", True)
     assert (tmp_path / ".tclint" / "submitit").is_dir()
+
+
+def test_missing_torch_is_a_clear_message(tmp_path):
+    import shutil
+
+    bare = shutil.which("python3", path="/usr/bin:/bin")
+    if bare is None or subprocess.run([bare, "-c", "import torch"], capture_output=True).returncode == 0:
+        pytest.skip("no interpreter without torch here")
+    (tmp_path / "m.py").write_text("import torch\n\ndef tclint_examples():\n    return []\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "tclint.analyzer", "--confirm", "--no-cache", "--python", bare, "."],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "torch is not installed" in proc.stderr and "tclint[confirm]" in proc.stderr
+
+
+def test_statistics_count_unpredicted_breaks_by_type(confirmed):
+    root, _ = confirmed
+    proc = subprocess.run(
+        [sys.executable, "-m", "tclint.analyzer", "confirm", "--statistics", "--example-timeout", "3", "."],
+        cwd=root, capture_output=True, text=True, timeout=300,
+    )
+    assert "TC900\tdynamo-observed-break (Failed to trace builtin operator)" in proc.stdout
