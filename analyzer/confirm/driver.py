@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tclint.analyzer.confirm.statements import same_statement
+from tclint.analyzer.confirm.statements import same_statement, statement_span
 from tclint.analyzer.diagnostic import Diagnostic, Severity, Span
 from tclint.analyzer.gb_registry import gb_url
 from tclint.analyzer.version import __version__
@@ -243,7 +243,7 @@ def merge(static: list[Diagnostic], cases: list[CaseResult], by_path) -> list[Di
             continue
         path, line, gb_type = key
         out.append(Diagnostic(
-            path=path, span=Span(line, 1, line, 1), code="TC900", name="dynamo-observed-break",
+            path=path, span=statement_span(b.get("abs_file") or path, line), code="TC900", name="dynamo-observed-break",
             severity=Severity.ERROR,
             message=f"Dynamo broke the graph here ({gb_type}) and no rule predicted it; seen in {case}: {b.get('reason', '')}",
             gb_type=gb_type, gb_id=b.get("gb_id"), url=gb_url(b["gb_id"]) if b.get("gb_id") else None, confirmed=True,
