@@ -76,6 +76,8 @@ class FileAnalyzer(cst.CSTVisitor):
         self._containers: list = []  # enclosing classes and functions, innermost last
         self._loop_depth = [0]  # per function: how many loops enclose the current node
         self._eager_blocks: set[int] = set()  # ids of subtrees only run eagerly
+        self._narrowed: dict[int, str] = {}  # id of an if-body -> name isinstance() proves static
+        self._narrow_saved: list[tuple[str, object]] = []
         # Names bound to literal sequences (`models = [A(), B()]`) and loop variables over
         # them, so `torch.compile(m) for m in models` finds its targets.
         self._literal_names: dict[str, list] = {}
@@ -131,6 +133,8 @@ class FileAnalyzer(cst.CSTVisitor):
         t = type(node)
         if self._eager_blocks and id(node) in self._eager_blocks:
             self._eager_depth += 1
+        if self._narrowed and id(node) in self._narrowed:
+            self._enter_narrowed(node)
         handler = _BOOKKEEPING_VISIT.get(t)
         if handler is not None:
             handler(self, node)
@@ -168,6 +172,8 @@ class FileAnalyzer(cst.CSTVisitor):
             handler(self, original_node)
         if self._eager_blocks and id(original_node) in self._eager_blocks:
             self._eager_depth -= 1
+        if self._narrowed and id(original_node) in self._narrowed:
+            self._leave_narrowed()
 
     # -- imports and module-level names -------------------------------------------
     def _visit_module(self, node: cst.Module) -> None:
@@ -549,6 +555,26 @@ class FileAnalyzer(cst.CSTVisitor):
             self._eager_blocks.add(id(node.body))
         elif when is True and node.orelse is not None:
             self._eager_blocks.add(id(node.orelse))
+        narrowed = _python_value_test(self.facts, node.test)
+        if narrowed is not None and self.facts.function is not None:
+            self._narrowed[id(node.body)] = narrowed
+
+    def _enter_narrowed(self, node: cst.CSTNode) -> None:
+        """Inside `if isinstance(v, int):` the name `v` holds a Python value."""
+        name = self._narrowed[id(node)]
+        env = self.facts.function.env
+        self._narrow_saved.append((name, env.get(name)))
+        env[name] = tf.STATIC
+        self.facts.reset_memo()
+
+    def _leave_narrowed(self) -> None:
+        name, previous = self._narrow_saved.pop()
+        env = self.facts.function.env
+        if previous is None:
+            env.pop(name, None)
+        else:
+            env[name] = previous
+        self.facts.reset_memo()
 
     def _visit_block(self, node: cst.IndentedBlock) -> None:
         # `if torch.compiler.is_compiling(): return ...` leaves the rest of the block eager-only.
@@ -628,6 +654,21 @@ def _compiling_test(facts, test: cst.BaseExpression) -> bool | None:
         test = test.expression
     if isinstance(test, cst.Call) and not test.args and facts.qualname(test.func) in IS_COMPILING:
         return not negated
+    return None
+
+
+_PYTHON_TYPES = frozenset({"int", "float", "bool", "str", "bytes", "list", "tuple", "dict", "set", "complex"})
+
+
+def _python_value_test(facts, test: cst.BaseExpression) -> str | None:
+    """`isinstance(name, int)` (or a tuple of builtin value types): the name it proves static."""
+    if not (isinstance(test, cst.Call) and facts.qualname(test.func) == "builtins.isinstance" and len(test.args) == 2):
+        return None
+    target, types_ = test.args[0].value, test.args[1].value
+    names = [e.value for e in types_.elements] if isinstance(types_, cst.Tuple) else [types_]
+    if isinstance(target, cst.Name) and names and all(
+            isinstance(n, cst.Name) and n.value in _PYTHON_TYPES for n in names):
+        return target.value
     return None
 
 

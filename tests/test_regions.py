@@ -275,3 +275,19 @@ def test_virtual_self_calls_and_methods_by_name(tmp_path):
             return solver.integrate(t)
     """})
     assert found == [("solvers.py", 10, "TC101")]
+
+
+def test_isinstance_proves_a_python_value(tmp_path):
+    found, _ = lint_tree(tmp_path, {"m.py": """
+        import torch
+
+        @torch.compile
+        def f(x, keep):  # an un-annotated input: a tensor unless proven otherwise
+            if isinstance(keep, int):
+                if keep > 0:
+                    return x[:keep]
+            if keep.sum() > 0:
+                return x
+            return -x
+    """})
+    assert found == [("m.py", 9, "TC101")]
