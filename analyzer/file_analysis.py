@@ -609,15 +609,16 @@ class FileAnalyzer(cst.CSTVisitor):
 
 @dataclass
 class FixRequest:
-    """A fix whose edit needs the position of `node`: `new_text` may use `{indent}`, the
-    whitespace before the node on its line."""
+    """A fix that replaces `node` with `lines`; every line after the first is indented like
+    the node (its position is known only when positions are computed)."""
 
     title: str
     node: cst.CSTNode
-    new_text: str
+    lines: tuple[str, ...]
 
     def build(self, path: str, span: Span) -> Fix:
-        text = self.new_text.format(indent=" " * (span.column - 1))
+        indent = " " * (span.column - 1)
+        text = "\n".join([self.lines[0], *(indent + line for line in self.lines[1:])])
         return Fix(self.title, (TextEdit(path, span, text),))
 
 

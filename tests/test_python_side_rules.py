@@ -202,3 +202,11 @@ def test_print_and_logging_quick_fix_guards_the_call_and_clears_the_finding():
         fixed = _apply(source, diag.fix)
         compile(fixed, "fixed.py", "exec")
         assert code not in [d.code for d in api.lint_source(fixed, path="fix.py")]
+
+
+def test_quick_fix_keeps_braces_in_the_guarded_code():
+    from tclint.analyzer import api
+
+    source = "import torch\n\n@torch.compile\ndef f(x, d):\n    print(f'{d} {{x}}')\n    return x\n"
+    (diag,) = api.lint_source(source, path="braces.py")
+    assert diag.fix.edits[0].new_text == "if not torch.compiler.is_compiling():\n        print(f'{d} {{x}}')"

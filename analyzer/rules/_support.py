@@ -169,5 +169,5 @@ def compile_guard_fix(facts, statement: cst.Expr):
     return FixRequest(
         title="Run it only outside torch.compile (guard with torch.compiler.is_compiling())",
         node=statement,
-        new_text=f"if not {torch_name}.compiler.is_compiling():\n{{indent}}    {code}",
+        lines=(f"if not {torch_name}.compiler.is_compiling():", f"    {code}"),
     )
