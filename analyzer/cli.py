@@ -5,6 +5,7 @@ import argparse
 import os
 import sys
 
+from tclint.analyzer.render import FORMATS
 from tclint.analyzer.version import __version__
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -19,7 +20,7 @@ def _check_parser() -> argparse.ArgumentParser:
                "Exit status: 0 clean, 1 findings, 2 usage, configuration or internal error.",
     )
     p.add_argument("paths", nargs="*", help="files or folders to lint (default: .); `-` reads stdin")
-    p.add_argument("--format", choices=("text", "full", "json", "jsonl", "sarif", "github"), default="text")
+    p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--select", help="comma-separated codes or prefixes to enable (replaces the configured list)")
     p.add_argument("--extend-select", help="codes or prefixes to enable in addition")
     p.add_argument("--ignore", help="codes or prefixes to disable")
@@ -176,7 +177,7 @@ def _trace_command(argv: list[str]) -> int:
     split = argv.index("--")
     own, command = argv[:split], argv[split + 1:]
     p = argparse.ArgumentParser(prog="tclint trace", description="Run a script with graph-break capture.")
-    p.add_argument("--format", choices=("text", "full", "json", "jsonl", "sarif", "github"), default="text")
+    p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--root", default=".", help="the project whose files count (default: the current folder)")
     p.add_argument("--output-file", "-o")
     args = p.parse_args(own)

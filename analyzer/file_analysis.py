@@ -74,7 +74,6 @@ class FileAnalyzer(cst.CSTVisitor):
         self._class_stack: list[tf.ClassScope] = []
         self._function_stack: list[tf.FunctionScope] = []
         self._containers: list = []  # enclosing classes and functions, innermost last
-        self._loop_depth = [0]  # per function: how many loops enclose the current node
         self._eager_blocks: set[int] = set()  # ids of subtrees only run eagerly
         self._narrowed: dict[int, str] = {}  # id of an if-body -> name isinstance() proves static
         self._narrow_saved: list[tuple[str, object]] = []
@@ -102,10 +101,6 @@ class FileAnalyzer(cst.CSTVisitor):
     @property
     def function(self) -> tf.FunctionScope | None:
         return self.facts.function
-
-    @property
-    def in_loop(self) -> bool:
-        return self._loop_depth[-1] > 0
 
     def add_candidate(self, code, node, message, condition, fix: Fix | None, *,
                       graph_break=None, region_only: bool = True) -> None:
@@ -212,7 +207,6 @@ class FileAnalyzer(cst.CSTVisitor):
         key = f"{container.key}.{node.name.value}" if container else self._dotted(node.name.value)
         if container is None:
             self.facts.local_defs.add(node.name.value)
-            self.facts.local_classes.add(node.name.value)
         bases = []
         for arg in node.bases:
             qual = self.facts.qualname(arg.value) or dotted_name(arg.value)
@@ -299,12 +293,10 @@ class FileAnalyzer(cst.CSTVisitor):
             self.span_later(site, node.name)
         self._function_stack.append(scope)
         self._containers.append(scope)
-        self._loop_depth.append(0)
 
     def _leave_function(self, node: cst.FunctionDef) -> None:
         scope = self._function_stack.pop()
         self._containers.pop()
-        self._loop_depth.pop()
         summary = self.summary.functions[scope.key]
         result = None
         for k in scope.returns:
@@ -383,13 +375,6 @@ class FileAnalyzer(cst.CSTVisitor):
 
     def _visit_for(self, node: cst.For) -> None:
         self._bind(node.target, self._element_kind(node.iter), None)
-        self._loop_depth[-1] += 1
-
-    def _leave_loop(self, node) -> None:
-        self._loop_depth[-1] -= 1
-
-    def _visit_while(self, node: cst.While) -> None:
-        self._loop_depth[-1] += 1
 
     def _element_kind(self, iterable: cst.BaseExpression):
         kind = self.facts.kind(iterable)
@@ -775,7 +760,6 @@ _BOOKKEEPING_VISIT = {
     cst.FunctionDef: FileAnalyzer._visit_function,
     cst.Return: FileAnalyzer._visit_return,
     cst.For: FileAnalyzer._visit_for_sources,
-    cst.While: FileAnalyzer._visit_while,
     cst.With: FileAnalyzer._visit_with,
     cst.Call: FileAnalyzer._visit_call,
     cst.Assign: FileAnalyzer._visit_module_assign,
@@ -791,8 +775,6 @@ _BOOKKEEPING_LEAVE = {
     cst.AnnAssign: FileAnalyzer._leave_ann_assign,
     cst.AugAssign: FileAnalyzer._leave_aug_assign,
     cst.NamedExpr: FileAnalyzer._leave_named_expr,
-    cst.For: FileAnalyzer._leave_loop,
-    cst.While: FileAnalyzer._leave_loop,
 }
 
 

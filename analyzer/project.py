@@ -31,7 +31,6 @@ class LintResult:
     diagnostics: list[Diagnostic]
     files: int
     notices: list[str] = field(default_factory=list)  # skipped files, unreadable paths
-    internal_errors: list[str] = field(default_factory=list)
 
 
 def summarize(data: bytes | str, path: str, module: str, is_package: bool) -> FileSummary:

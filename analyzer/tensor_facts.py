@@ -40,7 +40,6 @@ class ClassScope:
     key: str
     name: str
     attrs: dict[str, object] = field(default_factory=dict)  # self.attr -> kind
-    attr_classes: dict[str, str] = field(default_factory=dict)  # self.attr -> dotted class
 
 
 @dataclass
@@ -106,7 +105,6 @@ class Facts:
         self.imports = imports
         self.module_names: dict[str, object] = {}  # module-level assigned names -> kind
         self.local_defs: set[str] = set()  # module-level def/class names
-        self.local_classes: set[str] = set()
         self.module_instances: dict[str, str] = {}  # module-level var -> dotted class it holds
         self.function: FunctionScope | None = None
         self.class_scope: ClassScope | None = None
