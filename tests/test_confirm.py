@@ -220,3 +220,29 @@ def test_statistics_count_unpredicted_breaks_by_type(confirmed):
         cwd=root, capture_output=True, text=True, timeout=300,
     )
     assert "TC900\tdynamo-observed-break (Failed to trace builtin operator)" in proc.stdout
+
+
+SHARED_EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"
+
+
+@pytest.mark.skipif(not (SHARED_EVAL / "truth.json").is_file(), reason="../shared/eval is not beside the checkout")
+def test_reproduces_the_shared_truth_on_a_handful_of_cases(tmp_path):
+    """Every break of these corpus modules at its file:line with its Gb_type, nothing extra."""
+    import shutil
+
+    from tclint.analyzer.config import Settings
+    from tclint.analyzer.confirm.driver import confirm
+    from tclint.analyzer.discovery import discover
+
+    names = ["normalization_layers.py", "tensor_checks.py", "seq_utils.py", "checkpointing_io.py"]
+    for name in names:
+        shutil.copy(SHARED_EVAL / "corpus" / name, tmp_path / name)
+    files, _ = discover([tmp_path], Settings())
+    result = confirm(files, tmp_path.resolve(), [], python=sys.executable, jobs=2)
+    got = {(f"{Path(c.module).stem}::{c.name}", Path(b["file"]).name, b["line"], b["gb_type"])
+           for c in result.cases for b in c.breaks}
+    truth = json.loads((SHARED_EVAL / "truth.json").read_text())
+    modules = {Path(n).stem for n in names}
+    want = {(case["case"], b["file"], b["line"], b["gb_type"])
+            for case in truth["cases"] if case["module"].removesuffix(".py") in modules for b in case["breaks"]}
+    assert got == want and len(want) >= 8
