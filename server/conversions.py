@@ -145,6 +145,8 @@ def diagnostic_data(d: Any, lines: Sequence[str], encoding: str | None, uri_of: 
         "gb_type": d.gb_type,
         "url": d.url,
     }
+    if getattr(d, "confirmed", None) is not None:
+        data["confirmed"] = d.confirmed  # Dynamo's verdict (tclint.confirmFile)
     if d.fix is not None:
         data["fix"] = {
             "title": d.fix.title,

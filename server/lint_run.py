@@ -53,10 +53,12 @@ class RunResult:
 
 
 def analyze(index: WorkspaceIndex, snap: Snapshot, superseded: Callable[[], bool],
-            ensure_settings: Callable[[Path, list], None]) -> RunResult | None:
+            ensure_settings: Callable[[Path, list], None],
+            overlay: Callable[[str, list, str | None], list] | None = None) -> RunResult | None:
     """One run, on the analysis thread: re-summarize what changed, re-run the project phase,
     convert the findings of every open document. Never raises for a problem in one document.
-    Returns None when `superseded()` turned true before the project phase (nothing to say)."""
+    Returns None when `superseded()` turned true before the project phase (nothing to say).
+    `overlay(path, findings, text)` lays Dynamo's confirmation over a document's findings."""
     out = RunResult(key=snap.key, results={})
     try:
         ensure_settings(snap.key, out.errors)
@@ -117,6 +119,8 @@ def analyze(index: WorkspaceIndex, snap: Snapshot, superseded: Callable[[], bool
     for uri, (path, version, text) in snap.open_docs.items():
         try:
             findings = by_path.get(path, [])
+            if overlay is not None:
+                findings = overlay(path, findings, text)
             lines = lines_of(path) or [""]
             lsp = [conversions.to_lsp(d, lines, snap.encoding, lines_of, uri_of) for d in findings]
         except Exception:  # noqa: BLE001

@@ -30,6 +30,14 @@ class ClientSettings:
     # (vscode-languageclient's synchronize.fileEvents), and some clients that claim
     # dynamic registration do not answer it.
     watch_files: bool = False
+    # `confirm`: running the project's examples under Dynamo (tclint.confirmFile / confirmWorkspace).
+    # Off unless the client says so: it runs the user's code (VS Code: trusted workspaces only).
+    confirm_enabled: bool = False
+    confirm_python: str | None = None
+    confirm_device: str | None = None  # cpu | cuda | auto; None: [tool.tclint.confirm] device
+    confirm_timeout: float | None = None  # seconds per case; None: [tool.tclint.confirm] timeout
+    confirm_on_save: bool = False
+    confirm_show_refuted: bool = True
     problems: tuple[str, ...] = field(default=(), compare=False)
 
 
@@ -85,7 +93,9 @@ def parse_client_settings(raw: Any) -> ClientSettings:
     if not isinstance(watch_files, bool):
         problems.append(f"tclint.watchFiles must be true or false, not {watch_files!r}")
         watch_files = False
+    confirm = _confirm_settings(raw, problems)
     return ClientSettings(
+        **confirm,
         watch_files=watch_files,
         select=_codes(raw.get("select"), "select", problems),
         extend_select=_codes(raw.get("extendSelect", raw.get("extend_select")), "extendSelect", problems),
@@ -96,6 +106,51 @@ def parse_client_settings(raw: Any) -> ClientSettings:
         config_file=config_file or None,
         problems=tuple(problems),
     )
+
+
+CONFIRM_DEVICES = ("cpu", "cuda", "auto")
+
+
+def _confirm_settings(raw: dict, problems: list[str]) -> dict[str, Any]:
+    """`confirm: {enabled, python, device, timeout, onSave, showRefuted}` (or `confirm.enabled` keys)."""
+    table = raw.get("confirm")
+    if table is None:
+        table = {}
+    elif not isinstance(table, dict):
+        problems.append(f"tclint.confirm must be a table, not {table!r}")
+        table = {}
+    table = dict(table)
+    for k, v in raw.items():
+        if isinstance(k, str) and k.startswith("confirm.") and k[8:] not in table:
+            table[k[8:]] = v
+    out: dict[str, Any] = {}
+
+    def flag(name: str, attr: str, default: bool) -> None:
+        value = table.get(name, default)
+        if not isinstance(value, bool):
+            problems.append(f"tclint.confirm.{name} must be true or false, not {value!r}")
+            value = default
+        out[attr] = value
+
+    flag("enabled", "confirm_enabled", False)
+    flag("onSave", "confirm_on_save", False)
+    flag("showRefuted", "confirm_show_refuted", True)
+    python = table.get("python")
+    if python is not None and not isinstance(python, str):
+        problems.append(f"tclint.confirm.python must be a path, not {python!r}")
+        python = None
+    out["confirm_python"] = python or None
+    device = table.get("device")
+    if device is not None and device not in CONFIRM_DEVICES:
+        problems.append(f"tclint.confirm.device must be one of {', '.join(CONFIRM_DEVICES)}, not {device!r}")
+        device = None
+    out["confirm_device"] = device or None
+    timeout = table.get("timeout")
+    if timeout is not None and (not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout <= 0):
+        problems.append(f"tclint.confirm.timeout must be a number of seconds, not {timeout!r}")
+        timeout = None
+    out["confirm_timeout"] = float(timeout) if timeout else None
+    return out
 
 
 def resolve(anchor: Path, client: ClientSettings):

@@ -140,6 +140,58 @@ def test_parse_client_settings_is_lenient():
     assert parse_client_settings(None) == ClientSettings()
 
 
+def test_parse_confirm_settings():
+    assert ClientSettings().confirm_enabled is False  # nothing runs unless the client says so
+    s = parse_client_settings({"tclint": {"confirm": {"enabled": True, "python": "/venv/bin/python", "device": "cuda",
+                                                      "timeout": 30, "onSave": True, "showRefuted": False}}})
+    assert (s.confirm_enabled, s.confirm_python, s.confirm_device, s.confirm_timeout) == (True, "/venv/bin/python", "cuda", 30.0)
+    assert s.confirm_on_save is True and s.confirm_show_refuted is False and s.problems == ()
+    dotted = parse_client_settings({"confirm.enabled": True, "confirm.device": "auto"})
+    assert dotted.confirm_enabled is True and dotted.confirm_device == "auto"
+    bad = parse_client_settings({"confirm": {"enabled": "yes", "device": "tpu", "timeout": -2, "python": 3}})
+    assert bad.confirm_enabled is False and bad.confirm_device is None and bad.confirm_timeout is None
+    assert bad.confirm_python is None and len(bad.problems) == 4
+    # The VS Code extension sends an empty python and leaves device / timeout out when unset.
+    vscode = parse_client_settings({"settings": {"confirm": {"enabled": False, "python": "", "onSave": False,
+                                                             "showRefuted": True}}})
+    assert vscode.confirm_python is None and vscode.problems == ()
+
+
+def test_confirm_store_overlay(tmp_path):
+    from tclint.server.confirm import ConfirmStore, digest
+
+    path = str(tmp_path / "m.py")
+    text = "x = 1\ny = 2\n"
+    (tmp_path / "m.py").write_text(text)
+
+    def diag(code, line, **kw):
+        return Diagnostic(path=path, span=Span(line, 1, line, 5), code=code, name=code.lower(),
+                          severity=kw.pop("severity", Severity.WARNING), message=kw.pop("message", code), **kw)
+
+    static = [diag("TC101", 1), diag("TC102", 2)]
+    merged = [diag("TC101", 1, severity=Severity.ERROR, message="TC101 [confirmed by Dynamo]", confirmed=True),
+              diag("TC102", 2, message="TC102 [not confirmed]", confirmed=False),
+              diag("TC900", 2, severity=Severity.ERROR, confirmed=True)]
+    store = ConfirmStore()
+    key = tmp_path
+    assert store.put(key, {path: digest(text.encode())}, {}, merged) == {path}
+    out = store.overlay(key, path, static, text)
+    assert [(d.code, d.severity, d.confirmed) for d in out] == [
+        ("TC101", Severity.ERROR, True), ("TC102", Severity.HINT, False), ("TC900", Severity.ERROR, True)]
+    assert out[0].message.endswith("[confirmed by Dynamo]")
+    hidden = store.overlay(key, path, static, text, show_refuted=False, selected=lambda code: code != "TC900")
+    assert [d.code for d in hidden] == ["TC101"]
+    # Read from disk when the document is not open.
+    assert len(store.overlay(key, path, static, None)) == 3
+    # A finding the run did not see (new since) is left as it is.
+    extra = diag("TC103", 2)
+    assert extra in store.overlay(key, path, static + [extra], text)
+    # The file changed: its results are dropped for good, even if the edit is undone.
+    assert store.overlay(key, path, static, text + "z = 3\n") == static
+    assert store.overlay(key, path, static, text) == static
+    assert store.get(key, path) is None
+
+
 def test_resolve_client_wins_over_pyproject(tmp_path):
     (tmp_path / "pyproject.toml").write_text(
         "[tool.tclint]\nignore = ['TC102']\nseverity = { TC101 = 'error' }\n")

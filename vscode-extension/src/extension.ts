@@ -14,11 +14,13 @@ import {
     RevealOutputChannelOn,
     State,
 } from 'vscode-languageclient/node';
-import { codeOf, isSelected, severityFor, SOURCE } from './findings';
+import { codeOf, hasDynamoVerdict, isSelected, severityFor, SOURCE } from './findings';
 import { checkExecutable, checkInterpreter, PreflightResult } from './preflight';
 import { getInterpreterDetails, onDidChangeInterpreter } from './python';
 import { buildServerCommand, formatCommandLine } from './serverCommand';
 import {
+    CONFIRM_COMMANDS,
+    confirmArguments,
     FolderInfo,
     NotificationLevel,
     resolveSettings,
@@ -158,7 +160,8 @@ function adjustDiagnostics(uri: vscode.Uri, diagnostics: vscode.Diagnostic[]): v
         if (settings && !isSelected(code, settings.select, settings.ignore)) {
             continue;
         }
-        const severity = settings ? severityFor(code, settings.severity) : undefined;
+        const verdict = hasDynamoVerdict((d as { data?: unknown }).data);
+        const severity = settings && !verdict ? severityFor(code, settings.severity) : undefined;
         if (severity !== undefined) {
             d.severity = severity as vscode.DiagnosticSeverity;
         }
@@ -295,6 +298,29 @@ async function startClient(): Promise<void> {
             globalSettings: globalSettings ? toServerSettings(globalSettings) : undefined,
         },
         middleware: {
+            // The server's commands become VS Code commands through the client; the confirm
+            // commands get the active document (palette) or the clicked resource (menus).
+            executeCommand: async (command, args, next) => {
+                if (!CONFIRM_COMMANDS.includes(command)) {
+                    return next(command, args);
+                }
+                if (!vscode.workspace.isTrusted) {
+                    void notify('error', 'confirming graph breaks runs the workspace\'s code: trust the workspace first.');
+                    return undefined;
+                }
+                const active = vscode.window.activeTextEditor?.document;
+                const activeUri = active && active.languageId === 'python' ? active.uri.toString() : undefined;
+                const commandArgs = confirmArguments(command, args, activeUri);
+                if (command === 'tclint.confirmFile' && commandArgs.length === 0) {
+                    void notify('error', 'open a Python file to confirm its graph breaks.');
+                    return undefined;
+                }
+                if (command === 'tclint.confirmFile' && active && active.uri.toString() === commandArgs[0] && active.isDirty) {
+                    void notify('warning', 'the examples run the saved file: save it to see Dynamo\'s verdict on your edits.');
+                }
+                output?.info(`${command} ${commandArgs.join(' ')}`);
+                return next(command, commandArgs);
+            },
             handleDiagnostics: (uri, diagnostics, next) => next(uri, adjustDiagnostics(uri, diagnostics)),
             provideDiagnostics: async (document, previousResultId, token, next) => {
                 const report = await next(document, previousResultId, token);

@@ -176,3 +176,9 @@ export function formatStatus(counts: FindingCounts | undefined, state: ServerSta
         tooltip: `tclint: ${plural(total, 'finding')} in this file (${parts.join(', ')}); click for the Problems panel`,
     };
 }
+
+/** Whether a finding carries Dynamo's verdict (`data.confirmed`, set by the confirm commands):
+ * its severity (error when confirmed, hint when refuted) is then not overridden by tclint.severity. */
+export function hasDynamoVerdict(data: unknown): boolean {
+    return typeof data === 'object' && data !== null && typeof (data as { confirmed?: unknown }).confirmed === 'boolean';
+}

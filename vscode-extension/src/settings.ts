@@ -15,9 +15,27 @@ export type SeverityName = 'error' | 'warning' | 'information' | 'hint';
 export const IMPORT_STRATEGIES: readonly ImportStrategy[] = ['useBundled', 'fromEnvironment'];
 export const NOTIFICATION_LEVELS: readonly NotificationLevel[] = ['off', 'onError', 'onWarning', 'always'];
 export const SEVERITY_NAMES: readonly SeverityName[] = ['error', 'warning', 'information', 'hint'];
+export type ConfirmDevice = 'cpu' | 'cuda' | 'auto';
+export const CONFIRM_DEVICES: readonly ConfirmDevice[] = ['cpu', 'cuda', 'auto'];
 
 /** Settings that start a program: only user-level values count in an untrusted workspace. */
-export const RESTRICTED_KEYS: readonly string[] = ['path', 'interpreter'];
+export const RESTRICTED_KEYS: readonly string[] = ['path', 'interpreter', 'confirm.python'];
+
+/** `tclint.confirm.*`: running the project's examples under Dynamo (the server's `confirm` table). */
+export interface ConfirmSettings {
+    /** Not a setting: whether the workspace is trusted. The server runs no example when false. */
+    enabled: boolean;
+    /** Interpreter that runs the examples (torch installed); empty: `[tool.tclint.confirm] python`, else the server's. */
+    python: string;
+    /** Unset: `[tool.tclint.confirm] device` (cpu by default). */
+    device?: ConfirmDevice;
+    /** Seconds per example case; unset: `[tool.tclint.confirm] timeout` (120 by default). */
+    timeout?: number;
+    /** Confirm the saved file on every save. */
+    onSave: boolean;
+    /** Keep predictions that ran without a break (as hints); false hides them. */
+    showRefuted: boolean;
+}
 
 /** The resolved settings of one workspace folder, as sent to the server. */
 export interface TclintSettings {
@@ -36,6 +54,7 @@ export interface TclintSettings {
     ignore: string[];
     /** Whether the workspace is trusted (the server must not run user code when false). */
     workspaceTrusted: boolean;
+    confirm: ConfirmSettings;
 }
 
 /** What `WorkspaceConfiguration.inspect(key)` returns, narrowed to the fields used here. */
@@ -229,13 +248,81 @@ export function resolveSettings(read: SettingsReader, ctx: ResolveContext): Reso
         select: normalizeCodes(stringArray(get('select'), 'select', problems)),
         ignore: normalizeCodes(stringArray(get('ignore'), 'ignore', problems)),
         workspaceTrusted: ctx.trusted,
+        confirm: { enabled: false, python: '', onSave: false, showRefuted: true },
     };
+    settings.confirm = resolveConfirm(get, ctx, problems);
     const rawLint = get('lintOnChange');
     if (rawLint !== undefined && typeof rawLint !== 'boolean') {
         problems.push(`tclint.lintOnChange = ${JSON.stringify(rawLint)} must be true or false; using true`);
     }
     return { settings, problems };
 }
+
+function resolveConfirm(get: (key: string) => unknown, ctx: ResolveContext, problems: string[]): ConfirmSettings {
+    const flag = (key: string, fallback: boolean): boolean => {
+        const value = get(`confirm.${key}`);
+        if (value === undefined || value === null) {
+            return fallback;
+        }
+        if (typeof value !== 'boolean') {
+            problems.push(`tclint.confirm.${key} = ${JSON.stringify(value)} must be true or false; using ${fallback}`);
+            return fallback;
+        }
+        return value;
+    };
+    const confirm: ConfirmSettings = {
+        // Running the examples runs the workspace's code: only in a trusted workspace.
+        enabled: ctx.trusted,
+        python: '',
+        onSave: flag('onSave', false),
+        showRefuted: flag('showRefuted', true),
+    };
+    const python = get('confirm.python');
+    if (typeof python === 'string') {
+        confirm.python = python.trim() ? substituteVariables([python.trim()], ctx)[0] : '';
+    } else if (python !== undefined && python !== null) {
+        problems.push('tclint.confirm.python must be a path; ignored');
+    }
+    const device = get('confirm.device');
+    if (device !== undefined && device !== null && device !== '') {
+        if (typeof device === 'string' && (CONFIRM_DEVICES as readonly string[]).includes(device)) {
+            confirm.device = device as ConfirmDevice;
+        } else {
+            problems.push(`tclint.confirm.device = ${JSON.stringify(device)}: accepted values are ${CONFIRM_DEVICES.join(', ')}; ignored`);
+        }
+    }
+    const timeout = get('confirm.timeout');
+    if (timeout !== undefined && timeout !== null) {
+        if (typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0) {
+            confirm.timeout = timeout;
+        } else {
+            problems.push(`tclint.confirm.timeout = ${JSON.stringify(timeout)} must be a positive number of seconds; ignored`);
+        }
+    }
+    return confirm;
+}
+
+/**
+ * Arguments of the server commands `tclint.confirmFile` / `tclint.confirmWorkspace` as VS Code
+ * invokes them: from the palette (none: the active editor's document for confirmFile), from the
+ * explorer or an editor's context menu (a Uri), or programmatically (a URI string).
+ */
+export function confirmArguments(command: string, args: readonly unknown[], activeDocument?: string): unknown[] {
+    const first = args[0];
+    let uri: string | undefined;
+    if (typeof first === 'string') {
+        uri = first;
+    } else if (first && typeof first === 'object' && typeof (first as { toString: unknown }).toString === 'function'
+        && 'scheme' in (first as object)) {
+        uri = String(first);
+    }
+    if (uri === undefined && command === 'tclint.confirmFile') {
+        uri = activeDocument;
+    }
+    return uri === undefined ? [] : [uri];
+}
+
+export const CONFIRM_COMMANDS: readonly string[] = ['tclint.confirmFile', 'tclint.confirmWorkspace'];
 
 /** Keys whose change means the server must restart (every tclint.* key does). */
 export function affectsTclint(affects: (section: string) => boolean): boolean {

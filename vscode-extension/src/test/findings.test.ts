@@ -4,6 +4,7 @@ import {
     codeOf,
     countFindings,
     formatStatus,
+    hasDynamoVerdict,
     isSelected,
     longestMatch,
     SEVERITY_ERROR,
@@ -76,4 +77,12 @@ test('status text', () => {
     assert.equal(formatStatus(none, 'starting').text, '$(sync~spin) tclint');
     assert.equal(formatStatus(none, 'failed').text, '$(error) tclint');
     assert.equal(formatStatus(none, 'stopped').text, '$(circle-slash) tclint');
+});
+
+test('findings with Dynamo\'s verdict keep their severity', () => {
+    assert.equal(hasDynamoVerdict({ code: 'TC102', confirmed: true }), true);
+    assert.equal(hasDynamoVerdict({ code: 'TC102', confirmed: false }), true);
+    assert.equal(hasDynamoVerdict({ code: 'TC102' }), false);
+    assert.equal(hasDynamoVerdict(undefined), false);
+    assert.equal(hasDynamoVerdict(null), false);
 });

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import * as path from 'path';
 import {
+    confirmArguments,
     effectiveValue,
     FolderInfo,
     InspectedValue,
@@ -36,6 +37,7 @@ test('defaults when nothing is set', () => {
         select: [],
         ignore: [],
         workspaceTrusted: true,
+        confirm: { enabled: true, python: '', onSave: false, showRefuted: true },
     });
 });
 
@@ -167,4 +169,49 @@ test('server payload: info level and no empty select', () => {
     assert.equal(payload.workspace, 'file:///work/proj');
     assert.deepEqual(settings.severity, { TC1: 'information', TC2: 'error' }, 'the input is not changed');
     assert.deepEqual(toServerSettings({ ...settings, select: ['ALL'] }).select, ['ALL']);
+});
+
+test('confirm settings: enabled follows trust, values are checked', () => {
+    const read = readerOf({
+        'confirm.python': { workspaceValue: '${workspaceFolder}/.venv/bin/python' },
+        'confirm.device': { globalValue: 'cuda' },
+        'confirm.timeout': { workspaceFolderValue: 30 },
+        'confirm.onSave': { workspaceValue: true },
+        'confirm.showRefuted': { globalValue: false },
+    });
+    const trusted = resolveSettings(read, { folder, trusted: true });
+    assert.deepEqual(trusted.problems, []);
+    assert.deepEqual(trusted.settings.confirm, {
+        enabled: true, python: '/work/proj/.venv/bin/python', device: 'cuda', timeout: 30, onSave: true, showRefuted: false,
+    });
+    assert.deepEqual(toServerSettings(trusted.settings).confirm, trusted.settings.confirm, 'sent as the server\'s confirm table');
+
+    // Untrusted: nothing runs, and the workspace cannot choose the interpreter.
+    const untrusted = resolveSettings(read, { folder, trusted: false }).settings.confirm;
+    assert.equal(untrusted.enabled, false);
+    assert.equal(untrusted.python, '');
+    assert.equal(untrusted.device, 'cuda');
+
+    const bad = resolveSettings(readerOf({
+        'confirm.device': { workspaceValue: 'tpu' },
+        'confirm.timeout': { workspaceValue: -1 },
+        'confirm.onSave': { workspaceValue: 'yes' },
+        'confirm.python': { workspaceValue: 3 },
+    }), { folder, trusted: true });
+    assert.equal(bad.problems.length, 4);
+    assert.deepEqual(bad.settings.confirm, { enabled: true, python: '', onSave: false, showRefuted: true });
+    // null (the package.json default of timeout) means unset.
+    assert.equal(resolveSettings(readerOf({ 'confirm.timeout': { defaultValue: null } }), { trusted: true }).settings.confirm.timeout, undefined);
+});
+
+test('confirm command arguments', () => {
+    const active = 'file:///work/proj/models.py';
+    assert.deepEqual(confirmArguments('tclint.confirmFile', [], active), [active]);
+    assert.deepEqual(confirmArguments('tclint.confirmFile', [], undefined), []);
+    assert.deepEqual(confirmArguments('tclint.confirmFile', ['file:///work/proj/a.py'], active), ['file:///work/proj/a.py']);
+    const uriLike = { scheme: 'file', toString: () => 'file:///work/proj/b.py' };
+    assert.deepEqual(confirmArguments('tclint.confirmFile', [uriLike, [uriLike]], active), ['file:///work/proj/b.py']);
+    assert.deepEqual(confirmArguments('tclint.confirmWorkspace', [], active), []);
+    assert.deepEqual(confirmArguments('tclint.confirmWorkspace', [{ scheme: 'file', toString: () => 'file:///work/proj/sub' }]),
+        ['file:///work/proj/sub']);
 });
