@@ -254,12 +254,19 @@ def _run_case(torch, guard_failures, collector, factory, takes_device, index, de
         signal.setitimer(signal.ITIMER_REAL, 0)
     out["seconds"] = round(time.perf_counter() - started, 3)
     out["breaks"] = list(collector.events)
+    out["recompiles"] = _recompiles(guard_failures, root)
+    return out
+
+
+def _recompiles(guard_failures, root: str) -> list[dict]:
+    """Each project function Dynamo compiled again, with the guard failures that caused it."""
+    found = []
     for code, reasons in guard_failures.items():
         path = _in_root(getattr(code, "co_filename", ""), root)
         if path is not None and reasons:
-            out["recompiles"].append({"file": path, "line": code.co_firstlineno,
-                                      "function": _frame_name(code.co_name), "reasons": [str(r) for r in reasons]})
-    return out
+            found.append({"file": path, "line": code.co_firstlineno,
+                          "function": _frame_name(code.co_name), "reasons": [str(r) for r in reasons]})
+    return found
 
 
 def trace(command: list[str], root: str) -> dict:
@@ -294,11 +301,7 @@ def trace(command: list[str], root: str) -> dict:
         collector.close()
     case["seconds"] = round(time.perf_counter() - started, 3)
     case["breaks"] = list(collector.events)
-    for code, reasons in guard_failures.items():
-        path = _in_root(getattr(code, "co_filename", ""), root)
-        if path is not None and reasons:
-            case["recompiles"].append({"file": path, "line": code.co_firstlineno,
-                                       "function": _frame_name(code.co_name), "reasons": [str(r) for r in reasons]})
+    case["recompiles"] = _recompiles(guard_failures, root)
     return {"torch_version": torch.__version__, "device": "as the script chooses", "cases": [case]}
 
 
