@@ -184,11 +184,11 @@ def _trace_command(argv: list[str]) -> int:
     if len(command) < 2:
         print("tclint: error: give the interpreter and the script, e.g. `-- python train.py`", file=sys.stderr)
         return EXIT_ERROR
-    import json
     from pathlib import Path
 
     from tclint.analyzer import project
     from tclint.analyzer.config import ConfigError
+    from tclint.analyzer.confirm import saved_results
     from tclint.analyzer.confirm.driver import trace
     from tclint.analyzer.discovery import discover
     from tclint.analyzer.render import render
@@ -205,11 +205,8 @@ def _trace_command(argv: list[str]) -> int:
     result = trace(command, files, root, static.diagnostics)
     for case in result.cases:
         print(_case_line(case, command[0]), file=sys.stderr)
-    # Where the editor finds the last trace's findings.
-    store = settings.base_dir / ".tclint" / "trace.json"
-    try:
-        store.parent.mkdir(parents=True, exist_ok=True)
-        store.write_text(json.dumps([d.to_json() for d in result.diagnostics], indent=1), encoding="utf-8")
+    try:  # where the editor finds the last trace's verdicts
+        saved_results.save(settings.base_dir / saved_results.TRACE_FILE, result.diagnostics)
     except OSError:
         pass
     _emit(render(args.format, result.diagnostics, _stats(project.LintResult(result.diagnostics, static.files))),

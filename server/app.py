@@ -66,6 +66,7 @@ class TclintLanguageServer(LanguageServer):
         self.scheduler = Scheduler(self._snapshot, self._analyze, self._apply, self._run_failed)
         # Confirm with Dynamo: its own thread (examples run for minutes), one run at a time.
         self.confirmations = confirm_mod.ConfirmStore()
+        self._trace_stamps: dict[Path, int] = {}  # project -> mtime of the trace file last shown
         self.confirm_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tclint-confirm")
         self.confirm_running: str | None = None  # what the run in progress confirms
 
@@ -262,7 +263,27 @@ class TclintLanguageServer(LanguageServer):
         def overlay(path: str, findings: list, text: str | None) -> list:
             return self.confirmations.overlay(key, path, findings, text, show_refuted, selected)
 
+        self._load_saved_trace(key)
         return analyze(self.index, snap, superseded, self._ensure_settings, overlay)
+
+    def _load_saved_trace(self, key: Path) -> None:
+        """Verdicts `tclint trace` saved for this project, when that file is new or changed."""
+        from tclint.analyzer.confirm import saved_results
+
+        settings = self.index.project(key).settings
+        base = settings.base_dir if settings is not None and settings.source is not None else key
+        path = base / saved_results.TRACE_FILE
+        try:
+            stamp = path.stat().st_mtime_ns
+        except OSError:
+            return
+        if self._trace_stamps.get(key) == stamp:
+            return
+        self._trace_stamps[key] = stamp
+        hashes, diagnostics = saved_results.load(path)
+        if diagnostics:
+            self.confirmations.put(key, hashes, {}, diagnostics)
+            self.log(f"tclint: showing Dynamo's verdicts from {path}")
 
     def _apply(self, run: RunResult) -> None:
         for message in run.errors:

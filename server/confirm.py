@@ -17,7 +17,6 @@ Running examples executes the user's code: it only happens when the client sent
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 from dataclasses import dataclass, field
@@ -33,7 +32,9 @@ DISABLED_MESSAGE = (
 
 
 def digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    from tclint.analyzer.confirm.saved_results import content_digest  # the same hash the CLI saves
+
+    return content_digest(data)
 
 
 @dataclass

@@ -171,8 +171,11 @@ def test_trace_runs_a_script_with_capture(tmp_path):
     report = json.loads(proc.stdout[proc.stdout.index("{"):])
     (d,) = report["diagnostics"]
     assert (d["line"], d["code"], d["confirmed"]) == (7, "TC102", True)
-    saved = json.loads((tmp_path / ".tclint" / "trace.json").read_text())
-    assert saved[0]["code"] == "TC102"
+    from tclint.analyzer.confirm import saved_results
+
+    hashes, saved = saved_results.load(tmp_path / ".tclint" / "trace.json")
+    assert [(d.code, d.line, d.confirmed) for d in saved] == [("TC102", 7, True)]
+    assert str((tmp_path / "train.py").resolve()) in hashes
 
 
 def test_submitit_executor_runs_examples_as_jobs(tmp_path):

@@ -228,3 +228,25 @@ async def test_confirm_pull_client_gets_refreshed(pulling: LanguageClient):
     assert result["ran"] is True and result["modules"]
     diags = await editor.diagnostics(uri, lambda d: "TC900" in codes(d))
     assert next(d for d in diags if d.code == "TC102").severity == types.DiagnosticSeverity.Error
+
+
+async def test_trace_results_are_shown_without_running_anything(untrusted: LanguageClient):
+    """`tclint trace` saved Dynamo's verdicts; the server (even untrusted) only reads them."""
+    import subprocess
+
+    client = untrusted
+    root = client.ws_root
+    editor = Editor(client, root, client.spec, client.init_result)
+    editor.write("models.py", MODELS)
+    editor.write("run.py", "import torch\nfrom models import to_python, stringify\n"
+                           "to_python(torch.randn(3))\nstringify(torch.randn(3))\n")
+    proc = subprocess.run([sys.executable, "-m", "tclint.analyzer", "trace", "--", sys.executable, "run.py"],
+                          cwd=root, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    uri = editor.open("models.py", MODELS)
+    diags = await editor.diagnostics(uri, lambda d: "TC900" in codes(d))
+    tc102 = next(d for d in diags if d.code == "TC102")
+    assert tc102.severity == types.DiagnosticSeverity.Error and "confirmed by Dynamo" in tc102.message
+    # Stale once the file changes.
+    editor.change(uri, MODELS.replace('"!"', '"?"'))
+    await editor.diagnostics(uri, lambda d: "TC900" not in codes(d))
