@@ -67,27 +67,16 @@ def analyze(index: WorkspaceIndex, snap: Snapshot, superseded: Callable[[], bool
         from tclint.analyzer.config import Settings
 
         index.project(snap.key).settings = Settings()
-    for path, text in snap.changed.items():
+    steps = ([(f"summarizing {path}", lambda p=path, t=text: index.set_buffer(p, t)) for path, text in snap.changed.items()]
+             + [(f"re-reading {path}", lambda p=path: index.revert_to_disk(p)) for path in snap.reverted]
+             + [(f"re-reading {path}", lambda p=path: index.refresh_from_disk(p)) for path in snap.disk])
+    for what, step in steps:
         try:
-            notice = index.set_buffer(path, text)
+            notice = step()
             if notice:
                 out.notices.append(notice)
-        except Exception:  # noqa: BLE001
-            out.errors.append(f"tclint: internal error while summarizing {path}:\n{traceback.format_exc()}")
-    for path in snap.reverted:
-        try:
-            notice = index.revert_to_disk(path)
-            if notice:
-                out.notices.append(notice)
-        except Exception:  # noqa: BLE001
-            out.errors.append(f"tclint: internal error while re-reading {path}:\n{traceback.format_exc()}")
-    for path in snap.disk:
-        try:
-            notice = index.refresh_from_disk(path)
-            if notice:
-                out.notices.append(notice)
-        except Exception:  # noqa: BLE001
-            out.errors.append(f"tclint: internal error while re-reading {path}:\n{traceback.format_exc()}")
+        except Exception:  # noqa: BLE001 - one document's failure must not stop the others
+            out.errors.append(f"tclint: internal error while {what}:\n{traceback.format_exc()}")
     if superseded():
         return out if (out.errors or out.notices) else None
     try:
