@@ -428,7 +428,7 @@ class FileAnalyzer(cst.CSTVisitor):
         facts = self.facts
         func = node.func
         if qual is not None:
-            if facts._is_project_name(qual) and not qual.startswith(("math.", "os.", "sys.", "re.", "json.", "time.", "random.")):
+            if facts.is_project_name(qual):
                 return f"f:{qual}"
             return None
         if isinstance(func, cst.Attribute):

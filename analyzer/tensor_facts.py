@@ -31,6 +31,12 @@ _NON_TENSOR_INPUT_NAMES = frozenset({
 })
 
 
+_NOT_PROJECT = (
+    "torch.", "builtins.", "typing.", "collections.", "functools.", "math.", "os.", "sys.", "re.",
+    "json.", "time.", "random.",
+)
+
+
 def is_tensor(kind) -> bool:
     return kind in TENSORS
 
@@ -310,7 +316,7 @@ class Facts:
             return TENSOR if name == "Parameter" else MODULE
         if qual.startswith("torch.") or qual.startswith(("math.", "numpy.")):
             return UNKNOWN
-        if self._is_project_name(qual):
+        if self.is_project_name(qual):
             return self._project_call(f"f:{qual}")
         return UNKNOWN
 
@@ -333,10 +339,11 @@ class Facts:
             return result if node.args else STATIC
         return UNKNOWN
 
-    def _is_project_name(self, qual: str) -> bool:
+    @staticmethod
+    def is_project_name(qual: str) -> bool:
         # Anything not from torch or the standard library might be a project function;
         # the project phase drops references it cannot resolve.
-        return not qual.startswith(("torch.", "builtins.", "typing.", "collections.", "functools."))
+        return not qual.startswith(_NOT_PROJECT)
 
     def _project_call(self, ref: str):
         return frozenset((ref,))

@@ -25,6 +25,12 @@ def positional(call: cst.Call) -> list[cst.BaseExpression]:
     return [a.value for a in call.args if a.keyword is None and not a.star]
 
 
+def sole_argument(call: cst.Call) -> cst.BaseExpression | None:
+    """The argument of `f(arg)`: one positional argument and nothing else."""
+    args = positional(call)
+    return args[0] if len(args) == 1 and len(call.args) == 1 else None
+
+
 def keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
     for a in call.args:
         if a.keyword is not None and a.keyword.value == name:

@@ -1,5 +1,7 @@
 import libcst as cst
 
+from tclint.analyzer import tensor_facts as tf
+
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules.base import Example, Rule
 
@@ -68,7 +70,7 @@ class TensorItem(Rule):
             return
         receiver = func.value
         cond = self.facts.tensor_condition(receiver)
-        if cond is None and self.facts.kind(receiver) not in (0, 5):
+        if cond is None and self.facts.kind(receiver) not in (tf.UNKNOWN, tf.INPUT):
             return
         # `.item()` exists on tensors and NumPy scalars only: flag unknown receivers too.
         self.report(node, condition=None if cond in (True, None) else cond)

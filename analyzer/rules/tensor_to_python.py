@@ -1,7 +1,7 @@
 import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import positional, tensor_arg
+from tclint.analyzer.rules._support import sole_argument, tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
 
 _CASTS = {"builtins.bool": "bool", "builtins.int": "int", "builtins.float": "float"}
@@ -74,10 +74,10 @@ class TensorToPython(Rule):
         cast = _CASTS.get(self.facts.qualname(node.func))
         if cast is None:
             return
-        args = positional(node)
-        if len(args) != 1 or len(node.args) != 1:
+        arg = sole_argument(node)
+        if arg is None:
             return
-        is_tensor, cond = tensor_arg(self.facts, args[0])
+        is_tensor, cond = tensor_arg(self.facts, arg)
         if is_tensor:
             self.report(node, f"`{cast}()` of a tensor reads its value (like `.item()`), which Dynamo "
                               f"cannot trace with capture_scalar_outputs=False; the graph breaks here",

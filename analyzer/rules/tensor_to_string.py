@@ -1,7 +1,7 @@
 import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import positional, tensor_arg
+from tclint.analyzer.rules._support import sole_argument, tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -71,10 +71,10 @@ class TensorToString(Rule):
         qual = self.facts.qualname(node.func)
         if qual not in ("builtins.str", "builtins.repr"):
             return
-        args = positional(node)
-        if len(args) != 1 or len(node.args) != 1:
+        arg = sole_argument(node)
+        if arg is None:
             return
-        is_tensor, cond = tensor_arg(self.facts, args[0])
+        is_tensor, cond = tensor_arg(self.facts, arg)
         if is_tensor:
             self.report(node, f"`{qual[9:]}()` of a tensor formats its values, which Dynamo cannot trace; "
                               f"the graph breaks here", condition=cond,
