@@ -35,6 +35,7 @@ HOOK_REGISTRARS = frozenset({
     "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
 })
 DYNAMO_CONFIG_PREFIXES = ("torch._dynamo.config.",)
+DYNAMO_CONFIG_PATCH = "torch._dynamo.config.patch"
 # Method names too common on builtins and library objects to follow by name alone.
 GENERIC_METHOD_NAMES = frozenset({
     "get", "set", "update", "append", "extend", "insert", "pop", "remove", "clear", "items",
@@ -255,12 +256,15 @@ class FileAnalyzer(cst.CSTVisitor):
             self.facts.local_defs.add(node.name.value)
         compiled = disabled = False
         is_static = False
+        dynamo_patch: dict[str, object] = {}
         for dec in node.decorators:
             qual = self.facts.qualname(_decorator_target(dec))
             if qual in COMPILE_NAMES:
                 compiled = True
             elif qual in DISABLE_NAMES:
                 disabled = True
+            elif qual == DYNAMO_CONFIG_PATCH and isinstance(dec.decorator, cst.Call):
+                dynamo_patch.update(_patch_values(dec.decorator))
             elif dotted_name(dec.decorator) == "staticmethod":
                 is_static = True
         root_like = compiled or (cls is not None and node.name.value == "forward")
@@ -281,7 +285,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 scope.env[star.name.value] = tf.STATIC
         summary = FunctionSummary(
             key=key, name=node.name.value, span=None, class_key=cls.key if cls else None,
-            compiled=compiled, disabled=disabled,
+            compiled=compiled, disabled=disabled, dynamo_patch=dynamo_patch,
         )
         self.summary.functions[key] = summary
         self.span_later(summary, node.name)
@@ -400,6 +404,10 @@ class FileAnalyzer(cst.CSTVisitor):
         for item in node.items:
             if item.asname is not None:
                 self._bind(item.asname.name, tf.UNKNOWN, None)
+            call = item.item
+            if isinstance(call, cst.Call) and self.facts.qualname(call.func) == DYNAMO_CONFIG_PATCH:
+                # Which compiled calls the block makes is not known here: it counts for the project.
+                self.summary.dynamo_config.update(_patch_values(call))
 
     # -- calls and compile sites -------------------------------------------------
     def _visit_call(self, node: cst.Call) -> None:
@@ -571,9 +579,8 @@ class FileAnalyzer(cst.CSTVisitor):
                 break
 
     # -- dynamo configuration ---------------------------------------------------------
-    def _visit_module_assign(self, node: cst.Assign) -> None:
-        if self.facts.function is not None:
-            return
+    def _visit_config_assign(self, node: cst.Assign) -> None:
+        """`torch._dynamo.config.X = v`, at module level or in set-up code such as `main()`."""
         for t in node.targets:
             qual = self.facts.qualname(t.target) if isinstance(t.target, cst.Attribute) else None
             if qual and qual.startswith(DYNAMO_CONFIG_PREFIXES):
@@ -677,6 +684,24 @@ def _literal_value(node: cst.BaseExpression):
     return _NO_VALUE
 
 
+def _patch_values(call: cst.Call) -> dict[str, object]:
+    """The literal settings of `torch._dynamo.config.patch(k=v)` or `patch({"k": v})`."""
+    values = {}
+    for arg in call.args:
+        if arg.keyword is not None:
+            pairs = [(arg.keyword.value, arg.value)]
+        elif isinstance(arg.value, cst.Dict):
+            pairs = [(el.key.evaluated_value, el.value) for el in arg.value.elements
+                     if isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString)]
+        else:
+            continue
+        for key, node in pairs:
+            value = _literal_value(node)
+            if value is not _NO_VALUE:
+                values[key] = value
+    return values
+
+
 def _first_param_name(fn: cst.FunctionDef) -> str | None:
     params = list(fn.params.posonly_params) + list(fn.params.params)
     return params[0].name.value if params else None
@@ -762,7 +787,7 @@ _BOOKKEEPING_VISIT = {
     cst.For: FileAnalyzer._visit_for_sources,
     cst.With: FileAnalyzer._visit_with,
     cst.Call: FileAnalyzer._visit_call,
-    cst.Assign: FileAnalyzer._visit_module_assign,
+    cst.Assign: FileAnalyzer._visit_config_assign,
     cst.ListComp: FileAnalyzer._visit_comprehension,
     cst.SetComp: FileAnalyzer._visit_comprehension,
     cst.GeneratorExp: FileAnalyzer._visit_comprehension,

@@ -153,13 +153,12 @@ def _summaries(inputs, cache: SummaryCache | None, jobs: int | None) -> list[Fil
 def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> list[Diagnostic]:
     rules = all_rules()
     index = regions.ProjectIndex(summaries)
-    found_config: dict[str, object] = {}
-    for fs in summaries:
-        found_config.update(fs.dynamo_config)
+    roots = regions.find_roots(index, settings.assume_forward_compiled, list(settings.roots))
+    found_config, patches = _dynamo_config(summaries, {r.function for r in roots})
     dynamo = settings.dynamo.merged(found_config)
     enabled = {code for code, rule in rules.items() if rule.enabled(dynamo)}
-    roots = regions.find_roots(index, settings.assume_forward_compiled, list(settings.roots))
     reached = regions.reach(index, roots)
+    enabled_in = _enabled_per_function(index, roots, patches, dynamo, enabled)
 
     raw: list[Diagnostic] = []
     for fs in summaries:
@@ -176,8 +175,9 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> lis
         if fn.disabled:
             continue
         chain = None
+        codes = enabled_in.get(key, enabled)
         for cand in fn.candidates:
-            if cand.code not in enabled:
+            if cand.code not in codes:
                 continue
             note = ""
             if cand.condition is not None:
@@ -201,6 +201,38 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> lis
                     raw.append(_make(rule, fs.path, site.span, msg, chain, gb=gb))
                     break
     return finalize(raw, summaries, settings)
+
+
+def _dynamo_config(summaries: list[FileSummary], root_keys: set[str]):
+    """Dynamo settings found in the code: project-wide ones, and `config.patch` decorators on
+    compiled functions, which hold only for what those functions reach."""
+    found: dict[str, object] = {}
+    patches: dict[str, dict[str, object]] = {}
+    for fs in summaries:
+        found.update(fs.dynamo_config)
+        for key, fn in fs.functions.items():
+            if fn.dynamo_patch and key in root_keys:
+                patches[key] = fn.dynamo_patch
+            elif fn.dynamo_patch:  # an eager caller: which compiled calls it makes is not known here
+                found.update(fn.dynamo_patch)
+    return found, patches
+
+
+def _enabled_per_function(index, roots, patches, dynamo, enabled: set[str]) -> dict[str, set[str]]:
+    """Rule codes for the functions reached from patched roots (others use `enabled`): a
+    function reached from several roots gets every code one of them enables."""
+    if not patches:
+        return {}
+    rules = all_rules()
+    out: dict[str, set[str]] = {}
+    for root_key, patch in patches.items():
+        codes = {code for code, rule in rules.items() if rule.enabled(dynamo.merged(patch))}
+        for key in regions.reach(index, [r for r in roots if r.function == root_key]):
+            out.setdefault(key, set()).update(codes)
+    for key in regions.reach(index, [r for r in roots if r.function not in patches]):
+        if key in out:
+            out[key] |= enabled
+    return out
 
 
 def _chain(index, reached, key) -> tuple[ChainStep, ...]:

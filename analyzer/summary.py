@@ -49,6 +49,7 @@ class FunctionSummary:
     class_key: str | None
     compiled: bool = False  # decorated with torch.compile
     disabled: bool = False  # decorated with torch.compiler.disable / torch._dynamo.disable
+    dynamo_patch: dict[str, object] = field(default_factory=dict)  # @torch._dynamo.config.patch(...)
     calls: list[CallSite] = field(default_factory=list)
     candidates: list[Candidate] = field(default_factory=list)
     # What the function returns: "tensor", "static", "unknown", or a Condition.

@@ -107,3 +107,63 @@ def test_dynamo_setting_in_code_disables_item_rule(lint):
         "def f(x):\n    return x.sum().item()\n"
     )
     assert lint(src) == []
+
+
+def test_dynamo_setting_assigned_in_setup_function_counts(lint):
+    src = """
+        import torch
+
+        def main():
+            torch._dynamo.config.capture_scalar_outputs = True
+            torch.compile(step)(torch.ones(2))
+
+        def step(x):
+            return x.sum().item()
+    """
+    assert lint(src) == []
+
+
+def test_dynamo_config_patch_block_counts_for_the_project(lint):
+    src = """
+        import torch
+
+        @torch.compile
+        def step(x):
+            return x.sum().item()
+
+        def main(x):
+            with torch._dynamo.config.patch({"capture_scalar_outputs": True}):
+                return step(x)
+    """
+    assert lint(src) == []
+
+
+# Dynamo (torch 2.13) honours a patch decorator in either order around torch.compile.
+PATCHED_ROOT = """
+    import torch
+
+    @torch.compile
+    @torch._dynamo.config.patch(capture_scalar_outputs=True)
+    def scaled(x):
+        return x * total(x)
+
+    def total(x):
+        return x.sum().item()
+
+    @torch.compile
+    def peak(x):
+        return x * x.max().item()
+"""
+
+
+def test_dynamo_config_patch_decorator_holds_only_for_its_compiled_function(lint):
+    assert [d.span.line for d in lint(PATCHED_ROOT)] == [14]
+
+
+def test_helper_shared_with_an_unpatched_root_still_breaks_there(lint):
+    src = PATCHED_ROOT + """
+    @torch.compile
+    def plain_total(x):
+        return total(x)
+    """
+    assert sorted(d.span.line for d in lint(src)) == [10, 14]
