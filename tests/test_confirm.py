@@ -216,6 +216,56 @@ def test_missing_torch_is_a_clear_message(tmp_path):
     assert "torch is not installed" in proc.stderr and "tclint[confirm]" in proc.stderr
 
 
+DEVICE_EXAMPLE = textwrap.dedent("""
+    import torch
+
+    @torch.compile
+    def f(x):
+        return x.sum().item()
+
+    def tclint_examples(device):
+        return [("on_device", f._torchdynamo_orig_callable, (torch.ones(2, device=device),), {})]
+""")
+
+
+def _confirm_on(tmp_path, device):
+    (tmp_path / "m.py").write_text(DEVICE_EXAMPLE)
+    return subprocess.run(
+        [sys.executable, "-m", "tclint.analyzer", "confirm", "--no-cache", "--device", device, "."],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )
+
+
+def test_cuda_without_a_gpu_is_a_clear_message(tmp_path):
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    proc = _confirm_on(tmp_path, "cuda")
+    assert "--device cuda, but torch.cuda.is_available() is False" in proc.stderr
+    assert "confirmed by Dynamo" not in proc.stdout  # the finding stays a prediction
+
+
+def test_auto_device_runs_where_torch_can(tmp_path):
+    proc = _confirm_on(tmp_path, "auto")
+    assert "m.py::on_device: ok" in proc.stderr and "confirmed by Dynamo" in proc.stdout
+
+
+def test_examples_are_moved_to_the_device_with_their_containers():
+    import collections
+
+    import torch
+
+    from tclint.analyzer.confirm.runner import _to_device
+
+    Pair = collections.namedtuple("Pair", "a b")
+    meta = torch.device("meta")
+    moved = _to_device([Pair(torch.ones(1), {"m": torch.nn.Linear(1, 1)}), (torch.ones(1), 3)], meta, torch)
+    assert isinstance(moved[0], Pair) and moved[0].a.device == meta
+    assert moved[0].b["m"].weight.device == meta
+    assert moved[1][0].device == meta and moved[1][1] == 3
+
+
 def test_statistics_count_unpredicted_breaks_by_type(confirmed):
     root, _ = confirmed
     proc = subprocess.run(
