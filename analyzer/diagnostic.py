@@ -48,6 +48,11 @@ class ChainStep:
     line: int
     column: int
     label: str
+    cell: int | None = None  # in a notebook: the code cell that `line` is relative to
+
+    def location(self) -> str:
+        cell = f"cell {self.cell}:" if self.cell is not None else ""
+        return f"{self.path}:{cell}{self.line}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,16 +71,22 @@ class Diagnostic:
     suppression: TextEdit | None = None
     confirmed: bool | None = None
     notes: tuple[str, ...] = field(default=())
+    cell: int | None = None  # in a notebook: the code cell (from 1) that `span` is relative to
 
     @property
     def line(self) -> int:
         return self.span.line
 
+    def location(self) -> str:
+        """`path:line:column`, or `path:cell N:line:column` in a notebook (as ruff writes it)."""
+        cell = f"cell {self.cell}:" if self.cell is not None else ""
+        return f"{self.path}:{cell}{self.span.line}:{self.span.column}"
+
     def with_changes(self, **changes) -> Diagnostic:
         return replace(self, **changes)
 
     def sort_key(self) -> tuple:
-        return (self.path, self.span.line, self.span.column, self.code)
+        return (self.path, self.cell or 0, self.span.line, self.span.column, self.code)
 
     def to_json(self) -> dict:
         """The JSON contract shared by ``--format json``, the server and confirmation."""
@@ -94,9 +105,12 @@ class Diagnostic:
             "url": self.url,
             "confirmed": self.confirmed,
         }
+        if self.cell is not None:
+            out["cell"] = self.cell
         if self.chain:
             out["chain"] = [
-                {"path": s.path, "line": s.line, "column": s.column, "label": s.label} for s in self.chain
+                {"path": s.path, "line": s.line, "column": s.column, "label": s.label,
+                 **({"cell": s.cell} if s.cell is not None else {})} for s in self.chain
             ]
         if self.fix:
             out["fix"] = {

@@ -9,6 +9,9 @@ from pathlib import Path
 import pathspec
 
 from tclint.analyzer.config import Settings
+from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
+
+SUFFIXES = (".py", NOTEBOOK_SUFFIX)
 
 
 @dataclass(frozen=True)
@@ -20,12 +23,14 @@ class SourceFile:
 
 
 def module_name(path: Path) -> tuple[str, bool]:
-    """Dotted module name from the `__init__.py` folders above `path`."""
+    """Dotted module name from the `__init__.py` folders above `path`. A notebook gets a
+    name no import can spell, so it never stands in for a module of the same stem."""
     is_package = path.name == "__init__.py"
     package = _package_of(path.parent)
     if is_package:
         return package, True
-    return (f"{package}.{path.stem}" if package else path.stem), False
+    stem = f"{path.stem}-ipynb" if path.suffix == NOTEBOOK_SUFFIX else path.stem
+    return (f"{package}.{stem}" if package else stem), False
 
 
 @functools.lru_cache(maxsize=4096)
@@ -98,7 +103,7 @@ def _git_dirs_above(path: Path) -> list[Path]:
 
 
 def discover(paths: list[Path], settings: Settings) -> tuple[list[SourceFile], list[str]]:
-    """Python files under `paths`; explicitly named files are always linted."""
+    """Python files and notebooks under `paths`; explicitly named files are always linted."""
     ignores = _Ignores(settings)
     found: dict[Path, SourceFile] = {}
     problems: list[str] = []
@@ -119,7 +124,7 @@ def discover(paths: list[Path], settings: Settings) -> tuple[list[SourceFile], l
             chain = git_base + [resolved.joinpath(*parts[: i + 1]) for i in range(len(parts))]
             dirs[:] = sorted(d for d in dirs if not ignores.excluded(root_path / d, True, chain))
             for name in sorted(files):
-                if name.endswith(".py") and not ignores.excluded(root_path / name, False, chain):
+                if name.endswith(SUFFIXES) and not ignores.excluded(root_path / name, False, chain):
                     _add(found, root_path / name)
     return sorted(found.values(), key=lambda f: f.display), problems
 

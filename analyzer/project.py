@@ -18,6 +18,8 @@ from tclint.analyzer.diagnostic import ChainStep, Diagnostic, Span
 from tclint.analyzer.discovery import SourceFile, discover
 from tclint.analyzer.file_analysis import analyze_module
 from tclint.analyzer.gb_registry import gb_url
+from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
+from tclint.analyzer.notebook import Notebook, read_notebook
 from tclint.analyzer.rules import all_rules, visitor_rules
 from tclint.analyzer.selection import ignored_for_file, is_selected, severity_for
 from tclint.analyzer.summary import Candidate, FileSummary
@@ -90,7 +92,8 @@ def _summarize_job(job: tuple[bytes, str, str, bool]) -> FileSummary:
 
 def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, use_cache: bool = True) -> LintResult:
     files, notices = discover(paths, settings)
-    inputs = _read_files(files, settings, notices)
+    notebooks: dict[str, Notebook] = {}
+    inputs = _read_files(files, settings, notices, notebooks)
     cache = _cache(settings) if use_cache else None
     run_key = None
     if cache is not None:
@@ -101,6 +104,8 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
             return LintResult(diagnostics=cached, files=len(files), notices=notices)
     summaries = _summaries(inputs, cache, jobs)
     diagnostics = project_diagnostics(summaries, settings)
+    if notebooks:
+        diagnostics = [notebooks[d.path].to_cells(d) if d.path in notebooks else d for d in diagnostics]
     if cache is not None:
         cache.put_run(run_key, diagnostics)
     return LintResult(diagnostics=diagnostics, files=len(files), notices=notices)
@@ -110,8 +115,9 @@ def _cache(settings: Settings) -> SummaryCache:
     return SummaryCache(Path(settings.cache_dir) if settings.cache_dir else settings.base_dir / ".tclint_cache")
 
 
-def _read_files(files: list[SourceFile], settings: Settings, notices: list[str]):
-    """[(file, bytes, content key)] for the files small enough and readable."""
+def _read_files(files: list[SourceFile], settings: Settings, notices: list[str], notebooks: dict[str, Notebook]):
+    """[(file, bytes, content key)] for the files small enough and readable; a notebook's
+    bytes are its code cells as Python, and the notebook goes into `notebooks`."""
     out = []
     for f in files:
         try:
@@ -123,6 +129,13 @@ def _read_files(files: list[SourceFile], settings: Settings, notices: list[str])
         except OSError as exc:
             notices.append(f"{f.display}: cannot read: {exc.strerror or exc}")
             continue
+        if f.path.suffix == NOTEBOOK_SUFFIX:
+            try:
+                notebooks[f.display] = read_notebook(data)
+            except ValueError as exc:
+                notices.append(f"{f.display}: skipped, {exc}")
+                continue
+            data = notebooks[f.display].python.encode("utf-8")
         out.append((f, data, summary_key(data, f.display, f.module, f.is_package)))
     return out
 

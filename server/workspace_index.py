@@ -153,6 +153,7 @@ class WorkspaceIndex:
 
         proj = self.project(key)
         files, notices = discover([key], proj.settings)
+        files = [f for f in files if f.path.suffix == ".py"]  # notebooks are linted by the CLI only
         total = len(files)
         for i, f in enumerate(files):
             if cancelled is not None and cancelled():

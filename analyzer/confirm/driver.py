@@ -44,6 +44,8 @@ def example_modules(files) -> list:
     """The files (linted or configured in `[tool.tclint.confirm] examples`) that define `tclint_examples()`."""
     out = []
     for f in files:
+        if f.path.suffix != ".py":  # a notebook cannot be imported to run its examples
+            continue
         try:
             if EXAMPLES_MARKER in f.path.read_bytes():
                 out.append(f)

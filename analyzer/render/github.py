@@ -16,10 +16,11 @@ def render_github(diagnostics) -> str:
     out = []
     for d in diagnostics:
         s = d.span
-        props = (
-            f"file={_escape_property(d.path)},line={s.line},col={s.column},"
-            f"endLine={s.end_line},endColumn={s.end_column},title={_escape_property(d.code + ' ' + d.name)}"
-        )
+        # Lines in a notebook cell are not lines of the .ipynb file: annotate the file.
+        where = "" if d.cell is not None else (
+            f"line={s.line},col={s.column},endLine={s.end_line},endColumn={s.end_column},")
+        props = f"file={_escape_property(d.path)},{where}title={_escape_property(d.code + ' ' + d.name)}"
         gb = f" [{d.gb_id}]" if d.gb_id else ""
-        out.append(f"::{_LEVEL[d.severity.value]} {props}::{_escape_data(d.code + gb + ' ' + d.message)}\n")
+        cell = f"cell {d.cell}:{s.line}:{s.column}: " if d.cell is not None else ""
+        out.append(f"::{_LEVEL[d.severity.value]} {props}::{_escape_data(cell + d.code + gb + ' ' + d.message)}\n")
     return "".join(out)

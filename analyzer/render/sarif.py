@@ -42,7 +42,8 @@ def render_sarif(diagnostics) -> str:
                 {"id": i, "message": {"text": s.label}, **_location(s.path, s.line, s.column, s.line, s.column)}
                 for i, s in enumerate(d.chain)
             ]
-        props = {k: v for k, v in (("gb_id", d.gb_id), ("gb_type", d.gb_type), ("confirmed", d.confirmed)) if v is not None}
+        props = {k: v for k, v in (("gb_id", d.gb_id), ("gb_type", d.gb_type), ("confirmed", d.confirmed),
+                                   ("cell", d.cell)) if v is not None}
         if props:
             result["properties"] = props
         results.append(result)

@@ -1,0 +1,81 @@
+"""Jupyter notebooks: their code cells as one Python module, and positions back in cells.
+
+The cells are joined in order (the way a notebook runs top to bottom), so names defined in
+one cell are known in the next. IPython syntax that is not Python (`%magic`, `!shell`,
+`%%cell_magic` cells, `obj?` help) becomes blank lines, keeping every other line in place.
+Cells are numbered among code cells, from 1, as ruff numbers them.
+"""
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from dataclasses import dataclass, replace
+from pathlib import PurePath
+
+from tclint.analyzer.diagnostic import ChainStep, Diagnostic, Span
+
+SUFFIX = ".ipynb"
+
+# `%time x`, `!ls`, `files = !ls`, `%%bash`, `obj?`, `??obj`
+_IPYTHON_LINE = re.compile(r"^\s*(?:[%!?]|[\w.,\s]+=\s*[%!]|[\w.]+\?\??\s*$)")
+
+
+@dataclass(frozen=True)
+class Notebook:
+    python: str
+    cell_starts: tuple[int, ...]  # the joined line where each code cell begins (1-based)
+
+    def cell_position(self, line: int) -> tuple[int, int]:
+        """(cell, line in that cell) of a line of the joined text."""
+        index = max(bisect.bisect_right(self.cell_starts, line) - 1, 0)
+        return index + 1, line - self.cell_starts[index] + 1
+
+    def to_cells(self, diag: Diagnostic) -> Diagnostic:
+        """The finding with its range and call chain in cell coordinates. Fixes and
+        suppression edits are dropped: they are edits of the joined text."""
+        cell, line = self.cell_position(diag.span.line)
+        end_cell, end_line = self.cell_position(diag.span.end_line)
+        if end_cell != cell:  # a range cannot cross cells; stop at the end of the first line
+            end_line, end_column = line, diag.span.column + 1
+        else:
+            end_column = diag.span.end_column
+        chain = tuple(self._step_in_cells(step) if step.path == diag.path else step for step in diag.chain)
+        return diag.with_changes(span=Span(line, diag.span.column, end_line, end_column), cell=cell,
+                                 chain=chain, fix=None, suppression=None)
+
+    def _step_in_cells(self, step: ChainStep) -> ChainStep:
+        cell, line = self.cell_position(step.line)
+        # Labels name places too ("compiled at demo.ipynb:12"): those become cell positions.
+        name = re.escape(PurePath(step.path).name)
+        label = re.sub(rf"\b({name}):(\d+)\b", self._cell_reference, step.label)
+        return replace(step, line=line, label=label, cell=cell)
+
+    def _cell_reference(self, match: re.Match) -> str:
+        cell, line = self.cell_position(int(match.group(2)))
+        return f"{match.group(1)}:cell {cell}:{line}"
+
+
+def read_notebook(data: bytes) -> Notebook:
+    """The code cells of an .ipynb file (nbformat 4). Raises ValueError when it is not one."""
+    try:
+        doc = json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"not a readable notebook: {exc}") from None
+    cells = doc.get("cells") if isinstance(doc, dict) else None
+    if not isinstance(cells, list):
+        raise ValueError("not a notebook: no list of cells")
+    lines: list[str] = []
+    starts: list[int] = []
+    for cell in cells:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        text = "".join(source) if isinstance(source, list) else str(source)
+        cell_lines = text.splitlines() or [""]
+        starts.append(len(lines) + 1)
+        if cell_lines[0].lstrip().startswith("%%"):  # a cell magic: the body is not Python
+            lines.extend("" for _ in cell_lines)
+        else:
+            lines.extend("" if _IPYTHON_LINE.search(line) else line for line in cell_lines)
+    return Notebook("\n".join(lines) + "\n", tuple(starts) or (1,))
