@@ -12,6 +12,7 @@ import json
 import re
 from dataclasses import dataclass, replace
 from pathlib import PurePath
+from typing import Iterable
 
 from tclint.analyzer.diagnostic import ChainStep, Diagnostic, Span
 
@@ -40,11 +41,12 @@ class Notebook:
             end_line, end_column = line, diag.span.column + 1
         else:
             end_column = diag.span.end_column
-        chain = tuple(self._step_in_cells(step) if step.path == diag.path else step for step in diag.chain)
+        chain = tuple(self.step_in_cells(step) if step.path == diag.path else step for step in diag.chain)
         return diag.with_changes(span=Span(line, diag.span.column, end_line, end_column), cell=cell,
                                  chain=chain, fix=None, suppression=None)
 
-    def _step_in_cells(self, step: ChainStep) -> ChainStep:
+    def step_in_cells(self, step: ChainStep) -> ChainStep:
+        """A call-chain step in this notebook (joined line) in cell coordinates."""
         cell, line = self.cell_position(step.line)
         # Labels name places too ("compiled at demo.ipynb:12"): those become cell positions.
         name = re.escape(PurePath(step.path).name)
@@ -65,13 +67,20 @@ def read_notebook(data: bytes) -> Notebook:
     cells = doc.get("cells") if isinstance(doc, dict) else None
     if not isinstance(cells, list):
         raise ValueError("not a notebook: no list of cells")
-    lines: list[str] = []
-    starts: list[int] = []
+    texts = []
     for cell in cells:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         source = cell.get("source", "")
-        text = "".join(source) if isinstance(source, list) else str(source)
+        texts.append("".join(source) if isinstance(source, list) else str(source))
+    return notebook_from_cells(texts)
+
+
+def notebook_from_cells(texts: Iterable[str]) -> Notebook:
+    """Code cells' texts, in order, as one module (an editor's open notebook, or a file's)."""
+    lines: list[str] = []
+    starts: list[int] = []
+    for text in texts:
         cell_lines = text.splitlines() or [""]
         starts.append(len(lines) + 1)
         if cell_lines[0].lstrip().startswith("%%"):  # a cell magic: the body is not Python

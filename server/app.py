@@ -30,6 +30,12 @@ log = logging.getLogger(__name__)
 NAME = "tclint"
 CONFIG_FILES = ("pyproject.toml", "tclint.toml")
 PULL_WAIT_S = 60.0
+# Jupyter notebooks' Python cells come in notebookDocument/* notifications (LSP 3.17).
+NOTEBOOK_SYNC = types.NotebookDocumentSyncOptions(
+    notebook_selector=[types.NotebookDocumentFilterWithCells(
+        notebook="jupyter-notebook", cells=[types.NotebookCellLanguage(language="python")])],
+    save=True,
+)
 
 
 def _version() -> str:
@@ -43,7 +49,7 @@ def _version() -> str:
 
 class TclintLanguageServer(LanguageServer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(NAME, _version(), *args, **kwargs)
+        super().__init__(NAME, _version(), *args, notebook_document_sync=NOTEBOOK_SYNC, **kwargs)
         self.docs: dict[str, OpenDocument] = {}
         self.results: dict[str, DocResult] = {}
         self.published: dict[str, tuple[int, list]] = {}  # uri -> (version, diagnostics) sent
@@ -187,18 +193,55 @@ class TclintLanguageServer(LanguageServer):
             asyncio.get_running_loop().create_task(self.confirm_command(uri, workspace=False, quiet=True))
 
     def close_document(self, uri: str) -> None:
+        doc = self._forget(uri)
+        if doc is None:
+            return
+        self.pending_reverts.setdefault(doc.key, []).append(doc.path)
+        self.lint(doc.key, 0.0)
+
+    def _forget(self, uri: str) -> OpenDocument | None:
+        """Stop following a document: its diagnostics are cleared, waiting pulls answered."""
         doc = self.docs.pop(uri, None)
         self.results.pop(uri, None)
         for fut in self.waiters.pop(uri, []):
             if not fut.done():
                 fut.set_result(None)
-        if doc is None:
-            return
-        if not self.pull_mode:
+        if doc is not None and self.pushes(doc):
             self.published.pop(uri, None)
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-        self.pending_reverts.setdefault(doc.key, []).append(doc.path)
-        self.lint(doc.key, 0.0)
+        return doc
+
+    def pushes(self, doc: OpenDocument) -> bool:
+        """Whether `doc`'s diagnostics are published. Notebook cells always are: VS Code's
+        client (vscode-languageclient 9) never pulls them."""
+        return not self.pull_mode or doc.cell is not None
+
+    # -- notebooks: each Python code cell is an OpenDocument with the notebook's path ------
+    def notebook_changed(self, uri: str, typing: bool = False) -> None:
+        """Notebook `uri` was opened, edited (`typing`), saved or closed: match its documents to
+        its Python code cells now (none once closed) and lint it, like a text document."""
+        notebook = self.workspace.get_notebook_document(notebook_uri=uri)
+        path = conversions.uri_to_path(uri)
+        path = normalize_path(path) if path else conversions.unsaved_path(uri)
+        key = self.key_for(path)
+        cells = [c.document for c in (notebook.cells if notebook is not None else [])
+                 if c.kind == types.NotebookCellKind.Code
+                 and self.workspace.get_text_document(c.document).language_id == "python"]
+        gone = [self._forget(u) for u, d in list(self.docs.items())
+                if d.cell is not None and d.path == path and u not in cells]
+        for number, cell in enumerate(cells, 1):
+            # All dirty: an edit in one cell moves the lines of the next ones in the module.
+            version = self.workspace.get_text_document(cell).version or 0
+            self.docs[cell] = OpenDocument(uri=cell, path=path, version=version, key=key, cell=number)
+        if not cells and gone:
+            self.pending_reverts.setdefault(key, []).append(path)  # the project forgets its module
+        if not cells and not gone:
+            return
+        settings = self.settings_for(key)
+        if not typing:
+            self.lint(key, 0.0)
+        elif settings.lint_on_change:
+            self.lint(key, settings.debounce_ms / 1000.0)
 
     def files_changed_on_disk(self, paths: list[str]) -> None:
         keys = set()
@@ -218,20 +261,26 @@ class TclintLanguageServer(LanguageServer):
 
     # -- the run: snapshot (loop) -> analyze (thread) -> apply (loop) -----------------------
     def _snapshot(self, key: Hashable) -> Snapshot | None:
-        changed: dict[str, str] = {}
+        changed: dict[str, str | None] = {}
         open_docs: dict[str, tuple[str, int, str]] = {}
+        cells: list[tuple[int, str, str]] = []
         for doc in self.docs.values():
             if doc.key != key:
                 continue
             text = self.workspace.get_text_document(doc.uri).source
             open_docs[doc.uri] = (doc.path, doc.version, text)
+            if doc.cell is not None:
+                cells.append((doc.cell, doc.uri, doc.path))
             if doc.dirty:
-                changed[doc.path] = text
+                changed[doc.path] = text if doc.cell is None else None
                 doc.dirty = False
+        notebooks: dict[str, list[str]] = {}
+        for _, uri, path in sorted(cells):
+            notebooks.setdefault(path, []).append(uri)
         reverted = self.pending_reverts.pop(key, [])
         disk = self.pending_disk.pop(key, [])
         return Snapshot(key=key, encoding=self.encoding, changed=changed, reverted=reverted,
-                        disk=disk, open_docs=open_docs)
+                        disk=disk, open_docs=open_docs, notebooks=notebooks)
 
     def _ensure_settings(self, key: Path, errors: list[str]) -> None:
         """Settings for a project, resolved on the analysis thread the first time it is seen."""
@@ -298,7 +347,7 @@ class TclintLanguageServer(LanguageServer):
             previous = self.results.get(uri)
             self.results[uri] = res
             changed = previous is None or previous.lsp != res.lsp
-            if self.pull_mode:
+            if not self.pushes(doc):
                 for fut in self.waiters.pop(uri, []):
                     if not fut.done():
                         fut.set_result(res)
@@ -332,6 +381,9 @@ class TclintLanguageServer(LanguageServer):
         if self._settling is not None and not self._settling.done():
             await asyncio.shield(self._settling)
         doc = self.docs.get(uri)
+        if doc is not None and doc.cell is not None:
+            # Pushed (see `pushes`): answering here too would show each finding twice.
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
         res = self.results.get(uri)
         if doc is not None and (
             res is None
@@ -516,7 +568,7 @@ class TclintLanguageServer(LanguageServer):
             under = None
             doc = self.docs.get(uri) if uri else None
             path = doc.path if doc is not None else (conversions.uri_to_path(uri) if uri else None)
-            if not path or path.startswith(conversions.UNTITLED_DIR):
+            if not path or path.startswith(conversions.UNTITLED_DIR) or (doc is not None and doc.cell is not None):
                 self._message("tclint: confirm needs a saved Python file.", types.MessageType.Error)
                 return None
             path = normalize_path(path)
@@ -712,6 +764,22 @@ def create_server() -> TclintLanguageServer:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: TclintLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
         ls.close_document(params.text_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+    def notebook_did_open(ls: TclintLanguageServer, params: types.DidOpenNotebookDocumentParams) -> None:
+        ls.notebook_changed(params.notebook_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def notebook_did_change(ls: TclintLanguageServer, params: types.DidChangeNotebookDocumentParams) -> None:
+        ls.notebook_changed(params.notebook_document.uri, typing=True)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
+    def notebook_did_save(ls: TclintLanguageServer, params: types.DidSaveNotebookDocumentParams) -> None:
+        ls.notebook_changed(params.notebook_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+    def notebook_did_close(ls: TclintLanguageServer, params: types.DidCloseNotebookDocumentParams) -> None:
+        ls.notebook_changed(params.notebook_document.uri)  # pygls has dropped it: its cells are cleared
 
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,

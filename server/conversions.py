@@ -177,20 +177,22 @@ def to_lsp(d: Any, lines: Sequence[str], encoding: str | None,
            other_lines: Any = None, uri_of: Any = None) -> types.Diagnostic:
     """One analyzer Diagnostic -> lsprotocol Diagnostic.
 
-    `other_lines(path)` returns the lines of another file (for chain steps there), or None;
-    `uri_of(path)` the URI of a path (default: its file: URI).
+    Places are files or, in a notebook, code cells (`cell` set): `other_lines(path, cell)`
+    returns the lines of another place (for chain steps there), or None; `uri_of(path, cell)`
+    the URI of a place (default: the file's URI).
     """
-    uri_of = uri_of or path_to_uri
+    uri_of = uri_of or (lambda path, cell=None: path_to_uri(path))
     related = []
     for step in d.chain:
-        step_lines = lines if step.path == d.path else (other_lines(step.path) if other_lines else None)
+        here = step.path == d.path and step.cell == d.cell
+        step_lines = lines if here else (other_lines(step.path, step.cell) if other_lines else None)
         if step_lines:
             pos = to_position(step_lines, step.line, step.column, encoding)
         else:
             pos = types.Position(line=max(step.line - 1, 0), character=max(step.column - 1, 0))
         related.append(
             types.DiagnosticRelatedInformation(
-                location=types.Location(uri=uri_of(step.path), range=types.Range(start=pos, end=pos)),
+                location=types.Location(uri=uri_of(step.path, step.cell), range=types.Range(start=pos, end=pos)),
                 message=step.label,
             )
         )

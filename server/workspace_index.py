@@ -76,6 +76,7 @@ class WorkspaceIndex:
     def set_buffer(self, path: str, text: str) -> str | None:
         """Summarize the editor's text of `path`; returns a notice when it is skipped."""
         from tclint.analyzer.discovery import module_name
+        from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
 
         proj = self.project(self.project_key(path))
         proj.buffers.add(path)
@@ -87,8 +88,9 @@ class WorkspaceIndex:
             proj.skipped[path] = why
             return why
         p = Path(path)
-        # As api.summarize_source names an in-memory document's module.
-        module, is_package = module_name(p) if p.suffix == ".py" else (p.stem, False)
+        # As api.summarize_source names an in-memory document's module; a notebook's as
+        # discovery names it, so that it never stands in for the module of its stem.
+        module, is_package = module_name(p) if p.suffix in (".py", NOTEBOOK_SUFFIX) else (p.stem, False)
         # Edits re-analyze only the top-level definitions whose text changed.
         proj.summaries[path] = self._incremental().summarize(text, path, module, is_package)
         proj.skipped.pop(path, None)
@@ -96,10 +98,12 @@ class WorkspaceIndex:
 
     def revert_to_disk(self, path: str) -> str | None:
         """The document was closed: its summary comes from the file on disk again."""
+        from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
+
         proj = self.project(self.project_key(path))
         proj.buffers.discard(path)
         proj.skipped.pop(path, None)
-        if not proj.indexed:
+        if not proj.indexed or path.endswith(NOTEBOOK_SUFFIX):  # the index holds no notebooks from disk
             proj.summaries.pop(path, None)
             return None
         return self.refresh_from_disk(path)
@@ -153,7 +157,7 @@ class WorkspaceIndex:
 
         proj = self.project(key)
         files, notices = discover([key], proj.settings)
-        files = [f for f in files if f.path.suffix == ".py"]  # notebooks are linted by the CLI only
+        files = [f for f in files if f.path.suffix == ".py"]  # notebooks: only while open in the editor
         total = len(files)
         for i, f in enumerate(files):
             if cancelled is not None and cancelled():
