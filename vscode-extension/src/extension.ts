@@ -17,7 +17,7 @@ import {
 import { codeOf, hasDynamoVerdict, isSelected, severityFor, SOURCE } from './findings';
 import { checkExecutable, checkInterpreter, PreflightResult } from './preflight';
 import { getInterpreterDetails, onDidChangeInterpreter } from './python';
-import { buildServerCommand, formatCommandLine } from './serverCommand';
+import { buildServerCommand, DOCUMENT_SELECTOR, formatCommandLine } from './serverCommand';
 import {
     CONFIRM_COMMANDS,
     confirmArguments,
@@ -106,7 +106,11 @@ async function computeSettings(): Promise<{ rootInterpreter: { command?: string[
  * every folder), the first folder's (the one the server was started for), else the global ones. */
 function settingsFor(uri: vscode.Uri | string | undefined): TclintSettings | undefined {
     if (uri) {
-        const parsed = typeof uri === 'string' ? vscode.Uri.parse(uri) : uri;
+        let parsed = typeof uri === 'string' ? vscode.Uri.parse(uri) : uri;
+        if (parsed.scheme === 'vscode-notebook-cell') {
+            // A cell belongs to no folder for VS Code; its notebook's file does.
+            parsed = parsed.with({ scheme: 'file', fragment: '' });
+        }
         const folder = vscode.workspace.getWorkspaceFolder(parsed);
         const found = folder ? folderSettings.get(folder.uri.toString()) : undefined;
         if (found) {
@@ -259,10 +263,7 @@ async function startClient(): Promise<void> {
     };
 
     const clientOptions: LanguageClientOptions = {
-        documentSelector: [
-            { scheme: 'file', language: 'python' },
-            { scheme: 'untitled', language: 'python' },
-        ],
+        documentSelector: DOCUMENT_SELECTOR,
         outputChannel: output,
         traceOutputChannel: output,
         revealOutputChannelOn: RevealOutputChannelOn.Never,

@@ -5,6 +5,15 @@ import { ImportStrategy, isInsideFolder } from './settings';
 
 export const SERVER_MODULE = 'tclint.server';
 
+/** The documents the server gets: Python files, unsaved buffers, and the Python cells of
+ * Jupyter notebooks (the server syncs whole notebooks; this also brings hover and code
+ * actions to their cells). */
+export const DOCUMENT_SELECTOR = [
+    { scheme: 'file', language: 'python' },
+    { scheme: 'untitled', language: 'python' },
+    { notebook: 'jupyter-notebook', language: 'python' },
+];
+
 export interface ServerCommandInput {
     /** The resolved settings of the folder the server is started for. */
     settings: {

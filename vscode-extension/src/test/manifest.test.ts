@@ -15,6 +15,7 @@ test('identity and entry point', () => {
     assert.equal(manifest.engines.vscode, '^1.82.0');
     assert.equal(manifest.main, './out/extension.js');
     assert.ok(manifest.activationEvents.includes('onLanguage:python'));
+    assert.ok(manifest.activationEvents.includes('onNotebook:jupyter-notebook'));
     assert.ok(manifest.activationEvents.includes('onCommand:tclint.restart'));
     assert.ok(manifest.activationEvents.includes('onCommand:tclint.showOutput'));
     assert.equal(manifest.extensionDependencies, undefined, 'the Python extension is optional');

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { buildServerCommand, defaultInterpreter, formatCommandLine, isBareTclintExecutable } from '../serverCommand';
+import { buildServerCommand, defaultInterpreter, DOCUMENT_SELECTOR, formatCommandLine, isBareTclintExecutable } from '../serverCommand';
 
 const base = { path: [] as string[], interpreter: [] as string[], args: [] as string[], importStrategy: 'fromEnvironment' as const };
 
@@ -91,4 +91,12 @@ test('useBundled without a bundle falls back with a warning; with one sets PYTHO
 test('formatCommandLine quotes what needs it', () => {
     assert.equal(formatCommandLine({ command: '/usr/bin/python3', args: ['-m', 'tclint.server'] }), '/usr/bin/python3 -m tclint.server');
     assert.equal(formatCommandLine({ command: '/My Apps/python', args: ['a"b'] }), '"/My Apps/python" "a\\"b"');
+});
+
+test('the server gets Python files, unsaved buffers and Jupyter notebook cells', () => {
+    assert.deepEqual(DOCUMENT_SELECTOR, [
+        { scheme: 'file', language: 'python' },
+        { scheme: 'untitled', language: 'python' },
+        { notebook: 'jupyter-notebook', language: 'python' },
+    ]);
 });
