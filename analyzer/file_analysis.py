@@ -357,7 +357,7 @@ class FileAnalyzer(cst.CSTVisitor):
                     self.facts.module_instances[target.value] = cls_name
             self.facts.reset_memo()
         elif isinstance(target, (cst.Tuple, cst.List)):
-            element = tf.TENSOR if kind in tf.TENSORS or kind == tf.MODULE else (tf.STATIC if kind == tf.STATIC else tf.UNKNOWN)
+            element = self._unpacked_kind(kind, value)
             values = value.elements if isinstance(value, (cst.Tuple, cst.List)) and value is not None else None
             for i, el in enumerate(target.elements):
                 if values is not None and len(values) == len(target.elements) and not isinstance(el, cst.StarredElement):
@@ -369,6 +369,23 @@ class FileAnalyzer(cst.CSTVisitor):
             cls = fn.class_scope
             if cls.attrs.get(target.attr.value) is None:
                 cls.attrs[target.attr.value] = kind if kind != tf.UNKNOWN else tf.UNKNOWN
+
+    def _unpacked_kind(self, kind, value):
+        """What each name gets from `a, b = value`. Tuples that modules, helpers and inputs
+        hold mix tensors with sizes and None (`x, h, w = self.patch_embed(x)`), so only a
+        torch op that splits a tensor (`q, k = x.chunk(2)`, `v, i = x.max(-1)`) gives tensors."""
+        if kind in (tf.STATIC, tf.MODULE):
+            return kind
+        if kind not in (tf.TENSOR, tf.BOOL_TENSOR):
+            return tf.UNKNOWN
+        if not isinstance(value, cst.Call):
+            return tf.TENSOR
+        qual = self.facts.qualname(value.func)
+        if qual is not None:
+            return tf.TENSOR if qual.startswith("torch.") else tf.UNKNOWN
+        func = value.func
+        is_tensor_method = isinstance(func, cst.Attribute) and self.facts.kind(func.value) in tf.TENSORS
+        return tf.TENSOR if is_tensor_method else tf.UNKNOWN
 
     def _constructed_class(self, value) -> str | None:
         if isinstance(value, cst.Call):

@@ -243,7 +243,12 @@ class Facts:
 
     def _subscript_kind(self, node: cst.Subscript):
         base = self.kind(node.value)
+        if base == INPUT:
+            # `sizes[0]` of an input may be a number; `x[:, 0]` or `x[0, 1]` is tensor indexing
+            return TENSOR if len(node.slice) > 1 or _tensor_index(node) else UNKNOWN
         if base in TENSORS:
+            return TENSOR
+        if base == UNKNOWN and _tensor_index(node):
             return TENSOR
         if base == MODULE:
             return MODULE
@@ -406,3 +411,17 @@ def _tensor_or_none(kinds: list, elems: list) -> bool:
     """`Tensor | None` is a tensor when given; `int | Tensor` could be either."""
     rest = [k for k, e in zip(kinds, elems) if not (isinstance(e, cst.Name) and e.value == "None")]
     return bool(rest) and all(k in TENSORS for k in rest)
+
+
+def _tensor_index(node: cst.Subscript) -> bool:
+    """`x[:, 0]`, `x[..., None]`, `x[None]`: indexing only tensors and arrays support."""
+    elements = node.slice
+    for el in elements:
+        index = el.slice
+        if isinstance(index, cst.Slice) and len(elements) > 1:
+            return True
+        if isinstance(index, cst.Index) and (
+                isinstance(index.value, cst.Ellipsis)
+                or isinstance(index.value, cst.Name) and index.value.value == "None"):
+            return True
+    return False

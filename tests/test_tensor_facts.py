@@ -1,0 +1,79 @@
+"""What tclint takes for a tensor, seen through the findings it gives (or holds back)."""
+from __future__ import annotations
+
+import textwrap
+
+from tclint.analyzer import api
+
+
+def _found(code: str) -> list[tuple[str, int]]:
+    diags = api.lint_source(textwrap.dedent(code), path="snippet.py")
+    return sorted((d.code, d.span.line) for d in diags)
+
+
+def test_tuples_from_modules_mix_tensors_and_sizes():
+    assert _found("""
+        import torch
+        from torch import nn
+
+        class Encoder(nn.Module):
+            def __init__(self, embed):
+                super().__init__()
+                self.embed = embed
+
+            def forward(self, x):
+                x, height, width = self.embed(x)
+                return x.reshape(-1, height, width) + torch.arange(width)
+    """) == []
+
+
+def test_tensors_split_by_torch_ops_stay_tensors():
+    assert _found("""
+        import torch
+
+        @torch.compile
+        def f(x):
+            values, index = x.max(-1)
+            lo, hi = torch.chunk(x, 2)
+            return torch.arange(index.sum()), lo.sum().item()
+    """) == [("TC102", 8), ("TC111", 8)]
+
+
+def test_destructured_inputs_are_not_taken_for_tensors():
+    assert _found("""
+        import torch
+
+        @torch.compile
+        def f(x, shape):
+            batch, _, height, width = shape
+            return x.new_zeros(batch, height + 1, width)
+    """) == []
+
+
+def test_sizes_computed_from_inputs_are_numbers():
+    assert _found("""
+        import torch
+        from torch import nn
+
+        class Bias(nn.Module):
+            def forward(self, table, window_size):
+                height = 2 * window_size[0] - 1
+                count = height * height + 3
+                chunks = torch.div(count, 2, rounding_mode="trunc")
+                return table.reshape(count - 3, -1), table.new_zeros(chunks)
+    """) == []
+
+
+def test_multi_dimensional_indexing_marks_a_tensor():
+    assert _found("""
+        import torch
+
+        def first(x):
+            return x[:, 0].max().item(), x[..., None].sum().item()
+
+        @torch.compile
+        def f(x, sizes):
+            if sizes[0] > 2:
+                x = x * 2
+            return first(x)
+    """) == [("TC102", 5), ("TC102", 5)]
