@@ -595,8 +595,17 @@ class FileAnalyzer(cst.CSTVisitor):
                 self._eager_blocks.update(id(rest) for rest in body[i + 1:])
                 break
 
-    # -- dynamo configuration ---------------------------------------------------------
-    def _visit_config_assign(self, node: cst.Assign) -> None:
+    # -- assignments the project phase needs -----------------------------------------
+    def _visit_assign(self, node: cst.Assign) -> None:
+        self._note_dynamo_config(node)
+        if self._at_module_level() and isinstance(node.value, cst.Attribute) and node.value.attr.value == "apply":
+            # `my_op = MyFunction.apply`: calls of `my_op` run the autograd Function's forward
+            qual = self.facts.qualname(node.value)
+            for t in node.targets:
+                if qual and isinstance(t.target, cst.Name):
+                    self.summary.imports[t.target.value] = qual
+
+    def _note_dynamo_config(self, node: cst.Assign) -> None:
         """`torch._dynamo.config.X = v`, at module level or in set-up code such as `main()`."""
         for t in node.targets:
             qual = self.facts.qualname(t.target) if isinstance(t.target, cst.Attribute) else None
@@ -804,7 +813,7 @@ _BOOKKEEPING_VISIT = {
     cst.For: FileAnalyzer._visit_for_sources,
     cst.With: FileAnalyzer._visit_with,
     cst.Call: FileAnalyzer._visit_call,
-    cst.Assign: FileAnalyzer._visit_config_assign,
+    cst.Assign: FileAnalyzer._visit_assign,
     cst.ListComp: FileAnalyzer._visit_comprehension,
     cst.SetComp: FileAnalyzer._visit_comprehension,
     cst.GeneratorExp: FileAnalyzer._visit_comprehension,

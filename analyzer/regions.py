@@ -66,6 +66,12 @@ class ProjectIndex:
             return "class", dotted
         if depth > 8:
             return None
+        if dotted.endswith(".apply"):
+            # `MyFunction.apply(x)` runs the autograd Function's forward, which Dynamo traces
+            owner = self.resolve_dotted(dotted[:-6], depth + 1)
+            if owner and owner[0] == "class" and self.is_autograd_function(owner[1]):
+                forward = self.method(owner[1], "forward")
+                return ("function", forward) if forward else None
         parts = dotted.split(".")
         for i in range(len(parts) - 1, 0, -1):
             module = ".".join(parts[:i])
@@ -103,10 +109,13 @@ class ProjectIndex:
                     out.append(base)
         return out
 
+    def is_autograd_function(self, class_key: str) -> bool:
+        return any(b in AUTOGRAD_FUNCTION_BASES or b.endswith("autograd.Function") for b in self.external_bases(class_key))
+
     def is_module_class(self, class_key: str) -> bool:
-        external = self.external_bases(class_key)
-        if any(b in AUTOGRAD_FUNCTION_BASES or b.endswith("autograd.Function") for b in external):
+        if self.is_autograd_function(class_key):
             return False
+        external = self.external_bases(class_key)
         if any(b in MODULE_BASES or (b.startswith("torch.nn.") and b.rsplit(".", 1)[1][:1].isupper()) for b in external):
             return True
         # A class with a forward and a base outside the linted tree (e.g. a library's

@@ -291,3 +291,37 @@ def test_isinstance_proves_a_python_value(tmp_path):
             return -x
     """})
     assert found == [("m.py", 9, "TC101")]
+
+
+def test_autograd_function_forward_runs_where_apply_is_called(tmp_path):
+    # Dynamo traces a custom Function's forward (torch 2.13: the `.item()` breaks there).
+    found, _ = lint_tree(tmp_path, {
+        "ops.py": """
+            import torch
+
+            class Scale(torch.autograd.Function):
+                @staticmethod
+                def forward(ctx, x):
+                    return x * x.sum().item()
+
+                @staticmethod
+                def backward(ctx, grad):
+                    return grad
+
+            class Unused(torch.autograd.Function):
+                @staticmethod
+                def forward(ctx, x):
+                    return x * x.max().item()
+
+            scale = Scale.apply
+        """,
+        "model.py": """
+            import torch
+            from ops import scale
+
+            @torch.compile
+            def f(x):
+                return scale(x)
+        """,
+    })
+    assert found == [("ops.py", 7, "TC102")]
