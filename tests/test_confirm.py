@@ -55,6 +55,14 @@ MODELS = textwrap.dedent("""
     def broken(x):
         return x @ torch.ones(7, 7)
 
+    import os
+
+    @torch.compile
+    def probe_path(x):
+        if os.path.exists("/definitely/not/here"):
+            x = x * 2
+        return x + 1
+
     def tclint_examples():
         x = torch.randn(3)
         return [
@@ -65,6 +73,7 @@ MODELS = textwrap.dedent("""
             ("timeout", slow._torchdynamo_orig_callable, (x,), {}),
             ("variants", scale._torchdynamo_orig_callable, [((x, 2), {}), ((x, 3), {}), ((x, 4), {})]),
             ("raises", broken._torchdynamo_orig_callable, (x,), {}),
+            ("stdlib_frame", probe_path._torchdynamo_orig_callable, (x,), {}),
         ]
 """)
 
@@ -78,7 +87,7 @@ REFUTED = textwrap.dedent("""
         return x.sum().item() + 1
 
     def tclint_examples():
-        torch._dynamo.config.capture_scalar_outputs = True
+        setattr(torch._dynamo.config, "capture_scalar_outputs", True)  # out of static sight
         return [("scalar_capture", f._torchdynamo_orig_callable, (torch.randn(3),), {})]
 """)
 
@@ -131,6 +140,15 @@ def test_prediction_refuted_by_a_clean_run(confirmed):
     rows = [d for d in json.loads(proc.stdout)["diagnostics"] if d["path"].endswith("refuted.py")]
     assert [(d["line"], d["code"], d["confirmed"]) for d in rows] == [(6, "TC102", False)]
     assert "ran without a break" in rows[0]["message"]
+
+
+def test_breaks_inside_frozen_stdlib_modules_belong_to_the_calling_line(confirmed):
+    root, proc = confirmed
+    doc = json.loads(proc.stdout)
+    assert not [d for d in doc["diagnostics"] if d["path"].startswith("<")]
+    line = MODELS.splitlines().index("    if os.path.exists(\"/definitely/not/here\"):") + 1
+    d = _by_line(proc.stdout)[(line, "TC205")]
+    assert d["confirmed"] is True
 
 
 def test_recompilations_are_reported(confirmed):

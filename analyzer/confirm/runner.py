@@ -41,6 +41,8 @@ class CaseTimeout(Exception):
 
 
 def _in_root(filename: str, root: str) -> str | None:
+    if filename.startswith("<"):  # `<frozen genericpath>`, `<string>`: no file, and realpath would invent one
+        return None
     try:
         path = os.path.realpath(filename)
     except (OSError, ValueError):
