@@ -237,9 +237,17 @@ class Facts:
             if isinstance(target.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)):
                 return STATIC
             result = combine(result, self.kind(target.comparator))
+        if result == TENSOR and self._only_inputs(node):
+            return UNKNOWN
         if result in TENSORS:
             return BOOL_TENSOR
         return result
+
+    def _only_inputs(self, node: cst.Comparison) -> bool:
+        """`i > j` between bare inputs: as often sizes passed in as numbers as tensors
+        (`target != ignore_index`, an input against a number, is a mask)."""
+        operands = [node.left, *(t.comparator for t in node.comparisons)]
+        return all(isinstance(o, cst.Name) and self.kind(o) == INPUT for o in operands)
 
     def _subscript_kind(self, node: cst.Subscript):
         base = self.kind(node.value)

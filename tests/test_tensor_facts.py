@@ -77,3 +77,22 @@ def test_multi_dimensional_indexing_marks_a_tensor():
                 x = x * 2
             return first(x)
     """) == [("TC102", 5), ("TC102", 5)]
+
+
+def test_comparing_two_bare_inputs_is_not_taken_for_a_tensor_branch():
+    # x-transformers' `forward(self, i, j)` gets sizes from `.shape`; `target != ignore`
+    # on an input and a number is still a mask.
+    assert _found("""
+        import torch
+        from torch import nn
+
+        class RelPos(nn.Module):
+            def forward(self, i, j):
+                if i > j:
+                    i = j
+                return torch.arange(j - i, j)
+
+        @torch.compile
+        def masked(logits, target, ignore: int = -100):
+            return logits[target != ignore]
+    """) == [("TC302", 14)]
