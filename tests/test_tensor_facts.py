@@ -95,4 +95,4 @@ def test_comparing_two_bare_inputs_is_not_taken_for_a_tensor_branch():
         @torch.compile
         def masked(logits, target, ignore: int = -100):
             return logits[target != ignore]
-    """) == [("TC302", 14)]
+    """) == [("TC302", 13)]
