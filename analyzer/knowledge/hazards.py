@@ -11,6 +11,7 @@ class GraphBreak:
 
 
 SKIPPED = GraphBreak("GB0007", "Attempted to call function marked as skipped")
+INLINE_SKIPPED = GraphBreak("GB0008", "Attempted to inline function marked as skipped")
 GRAPH_BREAK_CALL = GraphBreak("GB0025", "Call to `torch._dynamo.graph_break()`")
 DATA_DEPENDENT_OP = GraphBreak("GB0033", "Data dependent operator")
 DYNAMIC_SHAPE_OP = GraphBreak("GB0036", "Dynamic shape operator")
@@ -36,3 +37,5 @@ DATA_MUTATION = GraphBreak("GB0056", "Failed to mutate tensor data attribute")
 REQUIRES_GRAD_INPUT = GraphBreak("GB0125", "Unsupported Tensor.requires_grad_() call")
 TENSOR_REPR = GraphBreak("GB0569", "repr() on tensor")
 NON_TENSOR_RESULT = GraphBreak("GB0208", "torch.* op returned non-Tensor")
+NUMPY_UNSUPPORTED = GraphBreak("GB0294", "attempted to trace numpy function unsupported by PyTorch")
+OPAQUE_OBJECT = GraphBreak("GB0363", "An opaque object was created in the middle of the program.")

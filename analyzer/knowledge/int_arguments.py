@@ -1,8 +1,8 @@
 """Where torch ops take Python numbers (sizes, counts, `k`, shifts): a tensor passed there
 must be read with an implicit `.item()`, which Dynamo reports as a data-dependent operator
-(torch 2.13, `capture_scalar_outputs=False`). Checked one by one under Dynamo; ops that
-accept a tensor in the same place (`torch.full`'s fill value, `clamp`'s bounds,
-`masked_fill`'s value) are left out on purpose.
+(torch 2.13, `capture_scalar_outputs=False`). Checked one by one under Dynamo; places that
+accept a tensor (`torch.full`'s fill value, `clamp`'s bounds, `masked_fill`'s value) are
+left out on purpose.
 """
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ FUNCTIONS: dict[str, NumberParams] = {
     "torch.eye": NumberParams((0, 1), ("n", "m")),
     "torch.linspace": NumberParams((2,), ("steps",)),
     "torch.logspace": NumberParams((2,), ("steps",)),
+    "torch.full": NumberParams((0,), ("size",)),  # the fill value may be a tensor
     "torch.full_like": NumberParams((1,), ("fill_value",)),
     "torch.topk": NumberParams((1,), ("k",)),
     "torch.kthvalue": NumberParams((1,), ("k",)),

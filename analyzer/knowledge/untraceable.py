@@ -4,7 +4,9 @@ the rule that reports it.
 Verdicts come from torch 2.13 (`TORCH_LOGS=graph_breaks`); the rule examples that use
 these rows are checked under Dynamo by the test suite. Only calls Dynamo really breaks on
 are listed: `random.randint`, `random.uniform`, `random.randrange`, `os.getenv`,
-`os.environ.get`, `os.path.join` and `copy.deepcopy` of plain Python data trace fine.
+`os.environ.get`, `os.path.join` and `copy.deepcopy` of plain Python data trace fine, and so
+do `warnings.catch_warnings()`, `torch.seed()`, `numpy.random.seed/shuffle`,
+`torch.distributed.all_reduce/all_gather/get_rank` and the functional collectives.
 """
 from __future__ import annotations
 
@@ -41,6 +43,10 @@ _PY_RANDOM = Untraceable("draws from Python's `random` module", gb.SKIPPED,
 _NP_RANDOM = Untraceable("draws from NumPy's global random state", gb.DATA_DEPENDENT_OP,
                          "Draw randomness with torch (`torch.rand`, `torch.randint`) so it stays in the graph.",
                          PYTHON_RANDOM)
+_NP_RANDOM_UNSUPPORTED = Untraceable(
+    "draws from a NumPy distribution that torch._numpy does not implement", gb.NUMPY_UNSUPPORTED,
+    "Draw with torch (`torch.distributions.Beta(a, b).sample()`, `torch.randperm`) so it stays in the graph, "
+    "or draw outside the compiled region and pass the value in.", PYTHON_RANDOM)
 _FILESYSTEM = Untraceable("touches the file system", gb.SKIPPED,
                           "Do file-system work before or after the compiled call.", SIDE_EFFECT)
 _OPEN = Untraceable("opens a file", gb.BUILTIN_OP,
@@ -55,6 +61,26 @@ _JSON = Untraceable("reads or writes JSON", gb.METHOD_CALL,
 _UUID = Untraceable("generates a UUID", gb.SKIPPED, "Generate identifiers outside the compiled region.", SIDE_EFFECT)
 _SIZEOF = Untraceable("asks the interpreter for object sizes", gb.SKIPPED,
                       "Use `tensor.element_size() * tensor.numel()` for tensor memory.", SIDE_EFFECT)
+_WARNING_FILTERS = Untraceable("changes the warning filters", gb.SKIPPED,
+                               "Set warning filters once at start-up, outside the compiled region.", SIDE_EFFECT)
+_COLLECTIVE = Untraceable("synchronizes processes with a c10d call Dynamo skips", gb.SKIPPED,
+                          "Synchronize outside the compiled region, or use the functional collectives "
+                          "(`torch.distributed._functional_collectives`) that Dynamo traces.", SIDE_EFFECT)
+_RNG_STATE = Untraceable("reseeds or reads torch's global random state", gb.SKIPPED,
+                         "Seed once before the compiled call; inside it, draw with torch ops.", SIDE_EFFECT)
+_GENERATOR = Untraceable("creates a torch.Generator, an object Dynamo cannot put in a graph", gb.OPAQUE_OBJECT,
+                         "Create the generator outside the compiled region and pass it in, or use the global RNG.",
+                         SIDE_EFFECT)
+_LOCK = Untraceable("creates a thread lock", gb.SKIPPED,
+                    "Create locks at module level or in `__init__`; keep locking outside the compiled region.",
+                    SIDE_EFFECT)
+_INTERPRETER = Untraceable("asks the interpreter for its frames or collects garbage", gb.SKIPPED,
+                           "Do it outside the compiled region.", SIDE_EFFECT)
+_STREAM_WRITE = Untraceable("writes to a console stream", gb.METHOD_CALL,
+                            "Write after the compiled call, or guard it with `if not torch.compiler.is_compiling():`.",
+                            SIDE_EFFECT)
+_CUDA_QUERY = Untraceable("queries the CUDA runtime for a Python number", gb.NON_TENSOR_RESULT,
+                          "Query devices and memory outside the compiled region and pass the number in.", SIDE_EFFECT)
 _SAVE = Untraceable("saves or loads with torch.save / torch.load", gb.SKIPPED,
                     "Save after the compiled call returns; load before it.", SIDE_EFFECT)
 _COPY = Untraceable("copies an object with `copy.copy`", gb.SKIPPED,
@@ -95,6 +121,11 @@ UNTRACEABLE_CALLS: dict[str, Untraceable] = {
         "numpy.random.uniform", "numpy.random.normal", "numpy.random.choice",
     ), _NP_RANDOM),
     **dict.fromkeys((
+        "numpy.random.beta", "numpy.random.gamma", "numpy.random.permutation", "numpy.random.poisson",
+        "numpy.random.binomial", "numpy.random.exponential", "numpy.random.dirichlet",
+        "numpy.random.laplace", "numpy.random.standard_normal", "numpy.random.default_rng",
+    ), _NP_RANDOM_UNSUPPORTED),
+    **dict.fromkeys((
         "os.makedirs", "os.mkdir", "os.remove", "os.unlink", "os.rename", "os.replace",
         "os.listdir", "os.scandir", "os.walk", "os.stat", "os.getcwd", "os.chdir",
         "os.path.exists", "os.path.isfile", "os.path.isdir", "os.path.getsize",
@@ -108,6 +139,17 @@ UNTRACEABLE_CALLS: dict[str, Untraceable] = {
     **dict.fromkeys(("json.dumps", "json.dump", "json.loads", "json.load"), _JSON),
     **dict.fromkeys(("uuid.uuid4", "uuid.uuid1"), _UUID),
     "sys.getsizeof": _SIZEOF,
+    **dict.fromkeys(("warnings.simplefilter", "warnings.filterwarnings", "warnings.resetwarnings"),
+                    _WARNING_FILTERS),
+    **dict.fromkeys(("torch.distributed.barrier", "torch.distributed.broadcast"), _COLLECTIVE),
+    **dict.fromkeys(("torch.manual_seed", "torch.random.manual_seed", "torch.cuda.manual_seed",
+                     "torch.cuda.manual_seed_all", "torch.get_rng_state", "torch.set_rng_state"), _RNG_STATE),
+    "torch.Generator": _GENERATOR,
+    "threading.Lock": _LOCK,
+    **dict.fromkeys(("traceback.print_stack", "gc.collect"), _INTERPRETER),
+    **dict.fromkeys(("sys.stdout.write", "sys.stderr.write"), _STREAM_WRITE),
+    **dict.fromkeys(("torch.cuda.device_count", "torch.cuda.memory_allocated", "torch.cuda.max_memory_allocated",
+                     "torch.cuda.memory_reserved", "torch.cuda.max_memory_reserved"), _CUDA_QUERY),
     **dict.fromkeys(("torch.save", "torch.load"), _SAVE),
     "copy.copy": _COPY,
     "copy.deepcopy": _DEEPCOPY,

@@ -10,8 +10,8 @@ class PythonRandom(Rule):
     """
     ## What it does
     Flags draws from Python's `random` module (`random.random()`, `random.choice()`,
-    `random.shuffle()`, ...) and from NumPy's global generator (`np.random.rand()`, ...)
-    inside a compiled region.
+    `random.shuffle()`, ...) and from NumPy's global generator (`np.random.rand()`,
+    `np.random.beta()` for mixup, `np.random.permutation()`, ...) inside a compiled region.
 
     ## Why is this bad?
     Dynamo skips most of `random` and cannot put NumPy's global random state in a graph,
@@ -38,7 +38,7 @@ class PythonRandom(Rule):
     name = "python-random"
     message = "Python/NumPy randomness is not traceable and breaks the graph"
     graph_break = hazards.SKIPPED
-    also_predicts = (hazards.DATA_DEPENDENT_OP,)
+    also_predicts = (hazards.DATA_DEPENDENT_OP, hazards.NUMPY_UNSUPPORTED)
 
 
     VALID = [
@@ -57,6 +57,14 @@ class PythonRandom(Rule):
         """, call="f(torch.randn(3))"),
     ]
     INVALID = [
+        Example("""
+            import numpy as np
+            import torch
+            @torch.compile
+            def mixup(x):
+                lam = np.random.beta(0.4, 0.4)
+                return lam * x + (1 - lam) * x.flip(0)
+        """, call="mixup(torch.randn(4, 3))"),
         Example("""
             import random
             import torch

@@ -9,10 +9,13 @@ from tclint.analyzer.rules.base import Example, Rule
 class SideEffectCall(Rule):
     """
     ## What it does
-    Flags calls with effects outside Python's memory inside a compiled region: the file
-    system (`open`, `os.path.exists`, `os.makedirs`, `shutil`, `glob`), processes
-    (`subprocess`, `os.system`), serialization (`pickle`, `json`, `torch.save`,
-    `torch.load`), `uuid`, `sys.getsizeof`.
+    Flags calls with effects outside the graph inside a compiled region: the file system
+    (`open`, `os.path.exists`, `os.makedirs`, `shutil`, `glob`), processes (`subprocess`,
+    `os.system`), serialization (`pickle`, `json`, `torch.save`, `torch.load`), `uuid`,
+    `sys.getsizeof`, warning filters (`warnings.simplefilter`), torch's global random state
+    (`torch.manual_seed`, `torch.Generator()`), c10d `barrier` / `broadcast`, thread locks,
+    `gc.collect`, `sys.stdout.write`, and CUDA queries (`torch.cuda.device_count()`,
+    `torch.cuda.memory_allocated()`).
 
     ## Why is this bad?
     Dynamo skips these modules (or cannot trace the builtin), so the graph ends at the
@@ -36,7 +39,8 @@ class SideEffectCall(Rule):
     name = "side-effect-call"
     message = "this call has effects Dynamo cannot trace; the graph breaks here"
     graph_break = hazards.SKIPPED
-    also_predicts = (hazards.BUILTIN_OP, hazards.METHOD_CALL, hazards.CONTEXT_MANAGER)
+    also_predicts = (hazards.BUILTIN_OP, hazards.METHOD_CALL, hazards.CONTEXT_MANAGER,
+                     hazards.NON_TENSOR_RESULT, hazards.OPAQUE_OBJECT)
 
 
     VALID = [
@@ -83,6 +87,38 @@ class SideEffectCall(Rule):
             @torch.compile
             def f(x):
                 return x + sys.getsizeof(3)
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import warnings
+            import torch
+            @torch.compile
+            def f(x):
+                warnings.simplefilter("ignore")
+                return x + 1
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                torch.manual_seed(0)
+                return x + torch.rand(3)
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                gen = torch.Generator()
+                return x + 1, gen
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import gc
+            import sys
+            import torch
+            @torch.compile
+            def f(x):
+                gc.collect()
+                sys.stderr.write("step\\n")
+                return x + torch.cuda.device_count()
         """, call="f(torch.randn(3))"),
     ]
 

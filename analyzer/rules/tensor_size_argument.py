@@ -78,6 +78,13 @@ class TensorSizeArgument(Rule):
         """, call="f(torch.randn(4))"),
         Example("""
             import torch
+            @torch.compile
+            def f(x):
+                n = (x > 0).sum()
+                return torch.full((n,), 0.5)
+        """, call="f(torch.randn(4))"),
+        Example("""
+            import torch
             import torch.nn.functional as F
             @torch.compile
             def f(labels):
