@@ -96,3 +96,18 @@ def test_comparing_two_bare_inputs_is_not_taken_for_a_tensor_branch():
         def masked(logits, target, ignore: int = -100):
             return logits[target != ignore]
     """) == [("TC302", 13)]
+
+
+def test_buffers_are_tensors_not_modules():
+    assert _found("""
+        import torch
+        from torch import nn
+
+        class Table(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.table = nn.Buffer(torch.zeros(10, 4))
+
+            def forward(self, ids):
+                return self.table[ids.argmax()], self.table.sum().item()
+    """) == [("TC102", 11)]
