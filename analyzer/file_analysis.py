@@ -789,7 +789,7 @@ class _AttributeScan:
             qual = facts.qualname(value.func)
             if qual:
                 if qual.startswith("torch.nn.") and qual.rsplit(".", 1)[1][:1].isupper():
-                    return tf.TENSOR if qual.endswith(".Parameter") else tf.MODULE
+                    return tf.TENSOR if qual.rsplit(".", 1)[1] in api.NN_TENSOR_CLASSES else tf.MODULE
                 name = qual.rsplit(".", 1)[1]
                 if qual.rsplit(".", 1)[0] in facts.imports.aliases.values() or qual.startswith(facts.module):
                     if name[:1].isupper() and qual.rsplit(".", 1)[0] not in ("torch",):

@@ -326,7 +326,7 @@ class Facts:
                 return STATIC
             return TENSOR
         if module == "torch.nn" and name[:1].isupper():
-            return TENSOR if name in ("Parameter", "Buffer") else MODULE
+            return TENSOR if name in api.NN_TENSOR_CLASSES else MODULE
         if qual.startswith("torch.") or qual.startswith(("math.", "numpy.")):
             return UNKNOWN
         if self.is_project_name(qual):

@@ -67,6 +67,9 @@ NON_TENSOR_FUNCTIONS = frozenset({
     "torch.sym_max", "torch.sym_min", "torch.sym_not",
 })
 
+# Classes in torch.nn whose instances are tensors, not modules.
+NN_TENSOR_CLASSES = frozenset({"Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer"})
+
 # Constructors of torch.nn modules that own parameters: building one inside a compiled
 # region creates an nn.Parameter, which Dynamo cannot trace.
 PARAMETERIZED_MODULES = frozenset({
