@@ -780,6 +780,8 @@ class _AttributeScan:
         self.scope.attrs[attr] = kind if previous is None else tf.join(previous, kind)
         if isinstance(value, cst.Call):
             qual = facts.qualname(value.func)
+            if qual:
+                self.scope.built_from[attr] = qual
             if qual and not qual.startswith("torch."):
                 self.summary.submodules[attr] = qual
 

@@ -46,6 +46,7 @@ class ClassScope:
     key: str
     name: str
     attrs: dict[str, object] = field(default_factory=dict)  # self.attr -> kind
+    built_from: dict[str, str] = field(default_factory=dict)  # self.attr -> class it was built from
 
 
 @dataclass
