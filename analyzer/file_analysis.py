@@ -775,6 +775,8 @@ class _AttributeScan:
         facts = self.analyzer.facts
         if isinstance(value, cst.Name) and value.value == "None":
             return  # `self.x = None` placeholders say nothing about the eventual kind
+        if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == self.self_name:
+            self.summary.method_aliases[attr] = value.attr.value  # resolved to a method, if it is one
         kind = self._value_kind(value)
         previous = self.scope.attrs.get(attr)
         self.scope.attrs[attr] = kind if previous is None else tf.join(previous, kind)

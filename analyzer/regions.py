@@ -181,6 +181,11 @@ class ProjectIndex:
         if sub is not None:
             fwd = self.method(sub, "forward")
             return [fwd] if fwd else []
+        for k in self.mro(cls):  # `self.step_fn = self._euler_step` in __init__, then `self.step_fn(x)`
+            alias = self.classes[k][1].method_aliases.get(name)
+            if alias is not None and alias != name:
+                found = self.method(cls, alias)
+                return [found] if found else []
         return []
 
     def returns_tensor(self, key: str, _active: set | None = None) -> bool:

@@ -64,6 +64,7 @@ class ClassSummary:
     span: Span | None = None  # the class's name
     methods: dict[str, str] = field(default_factory=dict)  # name -> function key
     submodules: dict[str, CallRef] = field(default_factory=dict)  # self.attr -> "f:..." class ref
+    method_aliases: dict[str, str] = field(default_factory=dict)  # self.attr = self.method -> method
 
 
 @dataclass

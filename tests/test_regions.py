@@ -325,3 +325,25 @@ def test_autograd_function_forward_runs_where_apply_is_called(tmp_path):
         """,
     })
     assert found == [("ops.py", 7, "TC102")]
+
+
+def test_method_stored_in_an_attribute_is_followed(tmp_path):
+    # torchdiffeq: `self.grid_constructor = self._grid_from_step_size`, called in forward.
+    found, _ = lint_tree(tmp_path, {"solver.py": """
+        import torch
+        from torch import nn
+
+        class Solver(nn.Module):
+            def __init__(self, step_size):
+                super().__init__()
+                self.step_size = step_size
+                self.grid_constructor = self._grid_from_step_size
+
+            def _grid_from_step_size(self, t):
+                niters = torch.ceil((t[-1] - t[0]) / self.step_size + 1).item()
+                return torch.arange(0, niters) * self.step_size
+
+            def forward(self, t):
+                return self.grid_constructor(t)
+    """})
+    assert found == [("solver.py", 12, "TC102")]
