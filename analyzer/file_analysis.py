@@ -278,8 +278,11 @@ class FileAnalyzer(cst.CSTVisitor):
             scope.env[scope.self_name] = tf.MODULE
             positional = positional[1:]
         self.facts.function = scope  # param defaults are read in the new scope's context
-        for p in positional + list(params.kwonly_params):
-            scope.env[p.name.value] = self.facts.param_kind(p, root_like)
+        for i, p in enumerate(positional + list(params.kwonly_params)):
+            kind = scope.env[p.name.value] = self.facts.param_kind(p, root_like)
+            if kind == tf.UNKNOWN:
+                index = i if i < len(positional) else -1  # keyword-only: matched by name
+                scope.param_refs[p.name.value] = f"a:{key}:{index}:{p.name.value}"
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param):
                 scope.env[star.name.value] = tf.STATIC
@@ -343,6 +346,7 @@ class FileAnalyzer(cst.CSTVisitor):
         if isinstance(target, cst.Name):
             if fn is not None:
                 fn.env[target.value] = kind
+                fn.param_refs.pop(target.value, None)
                 cls_name = self._constructed_class(value)
                 if cls_name:
                     fn.instance_classes[target.value] = cls_name
@@ -445,9 +449,27 @@ class FileAnalyzer(cst.CSTVisitor):
             return
         ref = self._call_ref(node, qual)
         if ref is not None:
-            site = CallSite(ref=ref, span=None)
+            site = CallSite(ref=ref, span=None, args=self._arg_kinds(node),
+                            keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword})
             self.summary.functions[fn.key].calls.append(site)
             self.span_later(site, node)
+
+    def _arg_kinds(self, node: cst.Call) -> tuple:
+        kinds = []
+        for a in node.args:
+            if a.keyword is not None or a.star:
+                break
+            kinds.append(self._arg_kind(a.value))
+        return tuple(kinds)
+
+    def _arg_kind(self, value: cst.BaseExpression):
+        """True when a call passes a tensor (inputs count), a Condition when it may."""
+        kind = self.facts.kind(value)
+        if kind in tf.TENSORS:
+            return True
+        if isinstance(kind, frozenset):
+            return kind
+        return self.facts.param_condition(value) if kind == tf.UNKNOWN else None
 
     def _call_ref(self, node: cst.Call, qual: str | None) -> str | None:
         facts = self.facts
@@ -560,7 +582,7 @@ class FileAnalyzer(cst.CSTVisitor):
 
     # -- code Dynamo never traces ---------------------------------------------------------
     def _visit_if(self, node: cst.If) -> None:
-        when = _compiling_test(self.facts, node.test)
+        when = self.facts.value_under_dynamo(node.test)
         if when is False:
             self._eager_blocks.add(id(node.body))
         elif when is True and node.orelse is not None:
@@ -591,7 +613,7 @@ class FileAnalyzer(cst.CSTVisitor):
         body = node.body
         for i, stmt in enumerate(body):
             if (isinstance(stmt, cst.If) and stmt.orelse is None and _ends_block(stmt.body)
-                    and _compiling_test(self.facts, stmt.test) is True):
+                    and self.facts.value_under_dynamo(stmt.test) is True):
                 self._eager_blocks.update(id(rest) for rest in body[i + 1:])
                 break
 
@@ -658,23 +680,6 @@ def _positions(module: cst.Module):
 
 
 _NO_VALUE = object()
-
-IS_COMPILING = frozenset({
-    "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling", "torch._dynamo.is_compiling",
-    "torch._utils.is_compiling",
-})
-
-
-def _compiling_test(facts, test: cst.BaseExpression) -> bool | None:
-    """True for `is_compiling()`, False for `not is_compiling()`, None otherwise."""
-    negated = False
-    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        negated = not negated
-        test = test.expression
-    if isinstance(test, cst.Call) and not test.args and facts.qualname(test.func) in IS_COMPILING:
-        return not negated
-    return None
-
 
 _PYTHON_TYPES = frozenset({"int", "float", "bool", "str", "bytes", "list", "tuple", "dict", "set", "complex"})
 

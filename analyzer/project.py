@@ -171,6 +171,7 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> lis
     dynamo = settings.dynamo.merged(found_config)
     enabled = {code for code, rule in rules.items() if rule.enabled(dynamo)}
     reached = regions.reach(index, roots)
+    index.reached = set(reached)
     enabled_in = _enabled_per_function(index, roots, patches, dynamo, enabled)
 
     raw: list[Diagnostic] = []
@@ -197,8 +198,9 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> lis
                 source = index.tensor_source(cand.condition)
                 if source is None:
                     continue
-                name = _short(index.functions[source][0], source) if source in index.functions else f"self.{source}"
-                note = f" (`{name}` returns a tensor)"
+                who, what = source
+                name = _short(index.functions[who][0], who) if who in index.functions else who
+                note = f" (`{name}` {what})"
             chain = chain if chain is not None else _chain(index, reached, key)
             diag = _from_candidate(rules[cand.code], fs.path, cand, chain)
             raw.append(diag.with_changes(message=diag.message.replace(cand.message, cand.message + note, 1)) if note else diag)

@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from tclint.analyzer.summary import CallRef, ClassSummary, FileSummary, FunctionSummary
+from tclint.analyzer.summary import CallRef, CallSite, ClassSummary, FileSummary, FunctionSummary
 
 MODULE_BASES = ("torch.nn.Module", "torch.nn.modules.module.Module")
 # `obj.method()` with obj's class unknown is followed when at most this many classes
@@ -56,6 +56,10 @@ class ProjectIndex:
         self._mro: dict[str, list[str]] = {}
         self._subclasses: dict[str, list[str]] | None = None
         self._returns: dict[str, bool] = {}
+        # Set by the project phase once the compiled region is known: only calls made
+        # there pass tensors that matter.
+        self.reached: set[str] | None = None
+        self._callers_map: dict[str, list[tuple[str, CallSite]]] | None = None
 
     # -- names ----------------------------------------------------------------------
     def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[str, str] | None:
@@ -204,15 +208,49 @@ class ProjectIndex:
     def condition_holds(self, condition, _active: set | None = None) -> bool:
         return self.tensor_source(condition, _active) is not None
 
-    def tensor_source(self, condition, _active: set | None = None) -> str | None:
-        """The function (or submodule call) that makes a condition true, if any."""
+    def tensor_source(self, condition, _active: set | None = None) -> tuple[str, str] | None:
+        """(who, what it does) that makes a condition true, if anything: a function that
+        "returns a tensor", a submodule call (`self.attr`), or a caller that "passes a
+        tensor as `x`"."""
+        active = _active if _active is not None else set()
         for ref in sorted(condition):
+            if ref.startswith("a:"):
+                caller = self._caller_passing_tensor(ref, active)
+                if caller is not None:
+                    return caller, f"passes a tensor as `{ref.rpartition(':')[2]}`"
+                continue
             if ref.startswith("m:") and self._is_submodule_call(ref):
-                return ref.rpartition(":")[2]
+                return f"self.{ref.rpartition(':')[2]}", "returns a tensor"
             for key in self.resolve_ref(ref):
-                if self.functions[key][1].name != "__init__" and self.returns_tensor(key, _active):
-                    return key
+                if self.functions[key][1].name != "__init__" and self.returns_tensor(key, active):
+                    return key, "returns a tensor"
         return None
+
+    def _caller_passing_tensor(self, ref: str, active: set) -> str | None:
+        """A compiled caller that passes a tensor to the parameter `ref` names."""
+        if ref in active:
+            return None
+        active.add(ref)
+        callee, index, name = ref[2:].rsplit(":", 2)
+        position = int(index)
+        for caller, site in self._callers().get(callee, ()):
+            passed = site.args[position] if 0 <= position < len(site.args) else site.keywords.get(name)
+            if passed is True or isinstance(passed, frozenset) and self.condition_holds(passed, active):
+                active.discard(ref)
+                return caller
+        active.discard(ref)
+        return None
+
+    def _callers(self) -> dict[str, list[tuple[str, CallSite]]]:
+        """callee -> [(caller, call site)] over the compiled region (all functions until
+        `reached` is set), built once."""
+        if self._callers_map is None:
+            self._callers_map = {}
+            for key in (self.reached if self.reached is not None else self.functions):
+                for site in self.functions[key][1].calls:
+                    for callee in self.resolve_ref(site.ref):
+                        self._callers_map.setdefault(callee, []).append((key, site))
+        return self._callers_map
 
     def _is_submodule_call(self, ref: CallRef) -> bool:
         class_name, _, name = ref[2:].rpartition(":")

@@ -17,8 +17,12 @@ from tclint.analyzer.knowledge.hazards import GraphBreak
 #   "s:pkg.mod:Class:method"  super().method from Class
 #   "n:method"                obj.method() on an object of unknown class, by method name
 CallRef = str
-# A tensor condition: the finding holds if any of these callees returns a tensor.
+# A tensor condition: the finding holds if any of these callees returns a tensor, or if a
+# compiled caller passes a tensor to one of these parameters:
+#   "a:pkg.mod.helper:1:ratio"  parameter `ratio`, second positional (after `self`, if any)
 Condition = frozenset  # frozenset[CallRef]
+# What a call passes: True (a tensor), a Condition (maybe a tensor), or None (not one).
+ArgKind = object
 
 
 @dataclass
@@ -39,6 +43,8 @@ class Candidate:
 class CallSite:
     ref: CallRef
     span: Span
+    args: tuple[ArgKind, ...] = ()  # positional arguments, up to the first `*args`
+    keywords: dict[str, ArgKind] = field(default_factory=dict)
 
 
 @dataclass

@@ -28,7 +28,25 @@ _NON_TENSOR_INPUT_NAMES = frozenset({
     "model", "module", "net", "network", "config", "cfg", "conf", "args", "kwargs", "opt",
     "optimizer", "fn", "func", "callback", "criterion", "loss_fn", "name", "mode", "step",
     "training", "self", "cls", "device", "dtype", "generator", "layer", "block", "state",
+    # sizes and counts
+    "dim", "axis", "n", "k", "i", "j", "size", "height", "width", "depth", "seq_len", "seqlen",
 })
+
+
+# Predicates with a known value while Dynamo traces: True for "are we compiling?" (and the
+# wrappers libraries write around it, recognised by name: transformers' `is_tracing(x)`,
+# `is_torchdynamo_compiling()`), False for TorchScript's.
+TRUE_UNDER_DYNAMO = frozenset({
+    "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling", "torch._dynamo.is_compiling",
+    "torch._utils.is_compiling",
+})
+TRUE_UNDER_DYNAMO_WRAPPERS = frozenset({"is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling", "is_tracing"})
+FALSE_UNDER_DYNAMO = frozenset({"torch.jit.is_scripting", "torch.jit.is_tracing"})
+
+
+def _names_a_number(name: str) -> bool:
+    """Input names that hold sizes or counts (`num_heads`, `window_size`, `head_dim`)."""
+    return name in _NON_TENSOR_INPUT_NAMES or name.startswith("num_") or name.endswith(("_size", "_dim", "_len"))
 
 
 _NOT_PROJECT = (
@@ -58,6 +76,8 @@ class FunctionScope:
     parent: FunctionScope | None
     root_like: bool
     env: dict[str, object] = field(default_factory=dict)
+    # parameters of unknown kind, not rebound yet -> their "a:" reference
+    param_refs: dict[str, str] = field(default_factory=dict)
     instance_classes: dict[str, str] = field(default_factory=dict)  # local var -> dotted class
     returns: list[object] = field(default_factory=list)
     self_name: str | None = None
@@ -159,6 +179,52 @@ class Facts:
             return k
         return None
 
+    def value_under_dynamo(self, test: cst.BaseExpression) -> bool | None:
+        """The value of `is_compiling()`-style tests while Dynamo traces (None: not one)."""
+        negated = False
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            negated = not negated
+            test = test.expression
+        if not isinstance(test, cst.Call):
+            return None
+        qual = self.qualname(test.func) or ""
+        if qual in FALSE_UNDER_DYNAMO:
+            return negated
+        if qual in TRUE_UNDER_DYNAMO or (
+                not qual.startswith("torch.") and qual.rpartition(".")[2] in TRUE_UNDER_DYNAMO_WRAPPERS):
+            return not negated
+        return None
+
+    def param_condition(self, node: cst.BaseExpression):
+        """For a value built only from the current function's parameters and Python values
+        (`ratio == 0`, `t[0] > t[1]`): the condition "a compiled caller passes a tensor
+        there". None for anything else."""
+        fn = self.function
+        if fn is None or not fn.param_refs:
+            return None
+        refs: set[str] = set()
+
+        def walk(e) -> bool:
+            if isinstance(e, cst.Name):
+                ref = fn.param_refs.get(e.value)
+                if ref is not None:
+                    refs.add(ref)
+                    return True
+            elif isinstance(e, cst.Subscript):
+                return walk(e.value)
+            elif isinstance(e, cst.BinaryOperation):
+                return walk(e.left) and walk(e.right)
+            elif isinstance(e, cst.UnaryOperation):
+                return walk(e.expression)
+            elif isinstance(e, cst.BooleanOperation):
+                return walk(e.left) and walk(e.right)
+            elif isinstance(e, cst.Comparison):
+                return not any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in e.comparisons) \
+                    and walk(e.left) and all(walk(t.comparator) for t in e.comparisons)
+            return self.kind(e) == STATIC
+
+        return frozenset(refs) if walk(node) and refs else None
+
     def _kind(self, node):
         if isinstance(node, cst.Name):
             return self._name_kind(node)
@@ -185,6 +251,10 @@ class Facts:
                 return BOOL_TENSOR
             return TENSOR if inner in (INPUT, BOOL_TENSOR) else inner
         if isinstance(node, cst.BooleanOperation):
+            # `not is_compiling() and x.any()`: under Dynamo the right side never runs
+            short_circuit = False if isinstance(node.operator, cst.And) else True
+            if self.value_under_dynamo(node.left) is short_circuit:
+                return STATIC
             return combine(self.kind(node.left), self.kind(node.right))
         if isinstance(node, cst.Subscript):
             return self._subscript_kind(node)
@@ -376,7 +446,7 @@ class Facts:
             return self.annotation_kind(annotation)
         if default is not None:
             return STATIC if self.kind(default) == STATIC and not isinstance(default, cst.Name) else UNKNOWN
-        if root_like and param.name.value not in _NON_TENSOR_INPUT_NAMES:
+        if root_like and not _names_a_number(param.name.value):
             return INPUT
         return UNKNOWN
 

@@ -347,3 +347,56 @@ def test_method_stored_in_an_attribute_is_followed(tmp_path):
                 return self.grid_constructor(t)
     """})
     assert found == [("solver.py", 12, "TC102")]
+
+
+HELPER_BRANCH = """
+    import torch
+
+    def next_step(step, error_ratio, safety=0.9):
+        if error_ratio == 0:
+            return step * 10
+        return step * safety
+"""
+
+
+def test_helper_parameter_is_a_tensor_where_a_compiled_caller_passes_one(tmp_path):
+    found, diags = lint_tree(tmp_path, {"misc.py": HELPER_BRANCH, "solver.py": """
+        import torch
+        from misc import next_step
+
+        @torch.compile
+        def advance(step, err):
+            return next_step(step, err.abs().max())
+    """})
+    assert found == [("misc.py", 5, "TC101")]
+    assert "(`advance` passes a tensor as `error_ratio`)" in diags[0].message
+
+
+def test_helper_parameter_given_numbers_or_called_eagerly_is_not(tmp_path):
+    found, _ = lint_tree(tmp_path, {"misc.py": HELPER_BRANCH, "solver.py": """
+        import torch
+        from misc import next_step
+
+        @torch.compile
+        def advance(step, err):
+            return next_step(step, 0.5) * err
+
+        def report(err):
+            return next_step(1.0, err.abs().max())  # eager code: no graph to break
+    """})
+    assert found == []
+
+
+def test_tensors_are_followed_through_helpers_and_keywords(tmp_path):
+    found, _ = lint_tree(tmp_path, {"misc.py": HELPER_BRANCH + """
+    def checked_step(step, *, ratio):
+        return next_step(step, error_ratio=ratio)
+    """, "solver.py": """
+        import torch
+        from misc import checked_step
+
+        @torch.compile
+        def advance(step, err):
+            return checked_step(step, ratio=(err ** 2).mean())
+    """})
+    assert found == [("misc.py", 5, "TC101")]

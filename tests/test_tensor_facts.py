@@ -111,3 +111,35 @@ def test_buffers_are_tensors_not_modules():
             def forward(self, ids):
                 return self.table[ids.argmax()], self.table.sum().item()
     """) == [("TC102", 11)]
+
+
+def test_inputs_named_like_sizes_are_numbers():
+    assert _found("""
+        import torch
+
+        @torch.compile
+        def f(x, dim, num_heads, head_dim):
+            if dim > 0 and num_heads > 1:
+                x = x.unflatten(-1, (num_heads, head_dim))
+            return x
+    """) == []
+
+
+def test_code_that_only_runs_eagerly_under_compile_predicates_is_skipped():
+    # transformers' `is_tracing(x)` / `is_torchdynamo_compiling()` wrap torch.compiler.is_compiling().
+    assert _found("""
+        import torch
+        from transformers.utils.import_utils import is_tracing
+
+        @torch.compile
+        def f(x, mask):
+            if not torch.compiler.is_compiling() and torch.all(mask == 1):
+                return x
+            if not is_tracing(mask) and torch.all(mask == 0):
+                return -x
+            if torch.jit.is_scripting() and (x > 0).any():
+                return x
+            if (x > 1).any():
+                return x
+            return x
+    """) == [("TC101", 13)]

@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge.untraceable import Untraceable, calls_for
 
 
 def tensor_arg(facts, expr: cst.BaseExpression):
     """(True, condition) when `expr` is (maybe) a tensor, else (False, None).
 
-    Unknown kinds and un-annotated inputs are not tensors here: rules stay quiet on them.
+    Unknown kinds and un-annotated inputs are not tensors here: rules stay quiet on them,
+    except on a helper's parameters, which are tensors where a compiled caller passes one.
     """
     cond = facts.tensor_condition(expr)
+    if cond is None and facts.kind(expr) == tf.UNKNOWN:
+        cond = facts.param_condition(expr)
     if cond is None:
         return False, None
     return True, (None if cond is True else cond)

@@ -1,6 +1,7 @@
 import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
+from tclint.analyzer.rules._support import tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -93,10 +94,9 @@ class TensorBranch(Rule):
     ]
 
     def _check(self, test: cst.BaseExpression) -> None:
-        cond = self.facts.tensor_condition(test)
-        if cond is None:
-            return
-        self.report(test, condition=None if cond is True else cond)
+        is_tensor, cond = tensor_arg(self.facts, test)
+        if is_tensor:
+            self.report(test, condition=cond)
 
     def visit_If(self, node: cst.If) -> None:
         self._check(node.test)
