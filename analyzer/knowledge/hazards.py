@@ -37,6 +37,7 @@ AUTOGRAD_GRAD = GraphBreak("GB9186", "using `torch.autograd.grad` with `torch._d
 DATA_MUTATION = GraphBreak("GB0056", "Failed to mutate tensor data attribute")
 REQUIRES_GRAD_INPUT = GraphBreak("GB0125", "Unsupported Tensor.requires_grad_() call")
 TENSOR_REPR = GraphBreak("GB0569", "repr() on tensor")
+REQUIRES_GRAD_SETATTR = GraphBreak("GB0206", "setattr() on Tensor.requires_grad")
 NON_TENSOR_RESULT = GraphBreak("GB0208", "torch.* op returned non-Tensor")
 NUMPY_UNSUPPORTED = GraphBreak("GB0294", "attempted to trace numpy function unsupported by PyTorch")
 OPAQUE_OBJECT = GraphBreak("GB0363", "An opaque object was created in the middle of the program.")

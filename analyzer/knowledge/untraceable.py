@@ -166,6 +166,7 @@ UNTRACEABLE_CALLS: dict[str, Untraceable] = {
 LOGGER_METHODS = frozenset({
     "debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log",
     "isEnabledFor",
+    "warning_once", "info_once",  # added to Logger by transformers and diffusers
 })
 
 

@@ -99,6 +99,20 @@ class LoggingCall(Rule):
                 warnings.warn("deprecated")
                 return x * 2
         """, call="f(torch.randn(3))"),
+        Example("""
+            import functools
+            import logging
+            import torch
+            @functools.lru_cache(None)
+            def warning_once(self, *args):  # as transformers adds it to Logger
+                self.warning(*args)
+            logging.Logger.warning_once = warning_once
+            logger = logging.getLogger(__name__)
+            @torch.compile
+            def f(x):
+                logger.warning_once("global attention on CLS")
+                return x * 2
+        """, call="f(torch.randn(3))"),
     ]
 
     def __init__(self, analyzer):
@@ -110,7 +124,11 @@ class LoggingCall(Rule):
         self._local_loggers: set[tuple[str, str]] = set()  # (function key, local name)
 
     def _is_get_logger(self, value: cst.BaseExpression) -> bool:
-        return isinstance(value, cst.Call) and self.facts.qualname(value.func) in _GET_LOGGER
+        if not isinstance(value, cst.Call):
+            return False
+        qual = self.facts.qualname(value.func) or ""
+        # also the `logging.get_logger` of transformers and diffusers
+        return qual in _GET_LOGGER or qual.endswith("logging.get_logger")
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if not self._is_get_logger(node.value):

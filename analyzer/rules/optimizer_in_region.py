@@ -81,7 +81,7 @@ class OptimizerInRegion(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         mc = method_call(node)
-        if mc is None or mc[1] not in _BREAKS or node.args:
+        if mc is None or mc[1] not in _BREAKS:
             return
         receiver, method = mc
         if self._is_optimizer(receiver):
