@@ -1,5 +1,6 @@
 import libcst as cst
 
+from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import sole_argument, tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
@@ -9,7 +10,9 @@ class TensorToString(Rule):
     """
     ## What it does
     Flags `str(t)`, `repr(t)` and `"..." % t` where `t` is a tensor, inside a compiled
-    region.
+    region. An un-annotated input of the compiled function formatted whole (`str(x)`)
+    counts as a tensor, unless its name says it holds something else (`name`, `mode`,
+    `config`, sizes such as `dim` or `num_heads`).
 
     ## Why is this bad?
     Formatting a tensor prints its values, which needs the data: Dynamo cannot trace it
@@ -38,12 +41,24 @@ class TensorToString(Rule):
         Example("""
             import torch
             @torch.compile
+            def f(x, mode, dim):
+                return x * 2, str(mode) + str(dim) + str(x.shape)
+        """, call="f(torch.randn(3), 'train', 0)"),
+        Example("""
+            import torch
+            @torch.compile
             def f(x):
                 desc = str(x.shape) + repr(x.dtype) + f" {x.dtype}" + "{}".format(x.size(0))
                 return x + 1, desc
         """, call="f(torch.randn(3))"),
     ]
     INVALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def describe(logits):
+                return logits.softmax(-1), "logits: " + str(logits)
+        """, call="describe(torch.randn(3))"),
         Example("""
             import torch
             @torch.compile
@@ -75,7 +90,9 @@ class TensorToString(Rule):
         if arg is None:
             return
         is_tensor, cond = tensor_arg(self.facts, arg)
-        if is_tensor:
+        # an input of the compiled function, formatted whole: a tensor (names that hold
+        # sizes, modes or configs are not inputs)
+        if is_tensor or self.facts.kind(arg) == tf.INPUT and isinstance(arg, cst.Name):
             self.report(node, f"`{qual[9:]}()` of a tensor formats its values, which Dynamo cannot trace; "
                               f"the graph breaks here", condition=cond,
                         graph_break=hazards.TENSOR_REPR if qual == "builtins.repr" else None)
