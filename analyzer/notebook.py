@@ -19,6 +19,9 @@ from tclint.analyzer.diagnostic import ChainStep, Diagnostic, Span
 SUFFIX = ".ipynb"
 
 # `%time x`, `!ls`, `files = !ls`, `%%bash`, `obj?`, `??obj`
+# Line breaks as Python and editors count them (not str.splitlines(), which also splits
+# at form feeds and U+2028).
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _IPYTHON_LINE = re.compile(r"^\s*(?:[%!?]|[\w.,\s]+=\s*[%!]|[\w.]+\?\??\s*$)")
 
 
@@ -81,7 +84,7 @@ def notebook_from_cells(texts: Iterable[str]) -> Notebook:
     lines: list[str] = []
     starts: list[int] = []
     for text in texts:
-        cell_lines = text.splitlines() or [""]
+        cell_lines = _LINE_BREAK.split(text.removesuffix("\n").removesuffix("\r")) if text else [""]
         starts.append(len(lines) + 1)
         if cell_lines[0].lstrip().startswith("%%"):  # a cell magic: the body is not Python
             lines.extend("" for _ in cell_lines)

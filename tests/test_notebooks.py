@@ -113,3 +113,9 @@ def test_cli_writes_cell_positions_like_ruff(tmp_path):
     assert {(d["code"], d["cell"], d["line"]) for d in doc["diagnostics"]} >= {("TC101", 2, 3), ("TC102", 4, 4)}
     github = run("github").stdout
     assert "file=train.ipynb,title=TC101" in github and "::cell 2:3:8: TC101" in github
+
+
+def test_form_feeds_and_line_separators_do_not_shift_lines():
+    nb = read_notebook(notebook("a = 1\x0c\nb = '\u2028'\n", "c = 3\n").encode())
+    assert nb.python.split("\n")[:3] == ["a = 1\x0c", "b = '\u2028'", "c = 3"]
+    assert nb.cell_position(3) == (2, 1)
