@@ -81,6 +81,12 @@ _STREAM_WRITE = Untraceable("writes to a console stream", gb.METHOD_CALL,
                             SIDE_EFFECT)
 _CUDA_QUERY = Untraceable("queries the CUDA runtime for a Python number", gb.NON_TENSOR_RESULT,
                           "Query devices and memory outside the compiled region and pass the number in.", SIDE_EFFECT)
+_FORK_RNG = Untraceable("forks torch's random state", gb.NON_TENSOR_RESULT,
+                        "Fork the random state around the compiled call, not inside it.", SIDE_EFFECT)
+_ANOMALY = Untraceable("switches on autograd anomaly detection", gb.INLINE_SKIPPED,
+                       "Turn anomaly detection on around the whole step, outside the compiled region.", SIDE_EFFECT)
+_REDIRECT = Untraceable("redirects or creates OS-level resources", gb.METHOD_CALL,
+                        "Do it around the compiled call, not inside it.", SIDE_EFFECT)
 _SAVE = Untraceable("saves or loads with torch.save / torch.load", gb.SKIPPED,
                     "Save after the compiled call returns; load before it.", SIDE_EFFECT)
 _COPY = Untraceable("copies an object with `copy.copy`", gb.SKIPPED,
@@ -146,6 +152,10 @@ UNTRACEABLE_CALLS: dict[str, Untraceable] = {
                      "torch.cuda.manual_seed_all", "torch.get_rng_state", "torch.set_rng_state"), _RNG_STATE),
     "torch.Generator": _GENERATOR,
     "threading.Lock": _LOCK,
+    "torch.random.fork_rng": _FORK_RNG,
+    **dict.fromkeys(("torch.autograd.set_detect_anomaly", "torch.autograd.detect_anomaly"), _ANOMALY),
+    **dict.fromkeys(("contextlib.redirect_stdout", "contextlib.redirect_stderr", "tempfile.TemporaryDirectory"),
+                    _REDIRECT),
     **dict.fromkeys(("traceback.print_stack", "gc.collect"), _INTERPRETER),
     **dict.fromkeys(("sys.stdout.write", "sys.stderr.write"), _STREAM_WRITE),
     **dict.fromkeys(("torch.cuda.device_count", "torch.cuda.memory_allocated", "torch.cuda.max_memory_allocated",

@@ -14,8 +14,10 @@ class SideEffectCall(Rule):
     `os.system`), serialization (`pickle`, `json`, `torch.save`, `torch.load`), `uuid`,
     `sys.getsizeof`, warning filters (`warnings.simplefilter`), torch's global random state
     (`torch.manual_seed`, `torch.Generator()`), c10d `barrier` / `broadcast`, thread locks,
-    `gc.collect`, `sys.stdout.write`, and CUDA queries (`torch.cuda.device_count()`,
-    `torch.cuda.memory_allocated()`).
+    `gc.collect`, `sys.stdout.write`, CUDA queries (`torch.cuda.device_count()`,
+    `torch.cuda.memory_allocated()`), and context managers such as
+    `torch.autograd.detect_anomaly()`, `torch.random.fork_rng()`,
+    `contextlib.redirect_stdout()` and `tempfile.TemporaryDirectory()`.
 
     ## Why is this bad?
     Dynamo skips these modules (or cannot trace the builtin), so the graph ends at the
@@ -40,7 +42,7 @@ class SideEffectCall(Rule):
     message = "this call has effects Dynamo cannot trace; the graph breaks here"
     graph_break = hazards.SKIPPED
     also_predicts = (hazards.BUILTIN_OP, hazards.METHOD_CALL, hazards.CONTEXT_MANAGER,
-                     hazards.NON_TENSOR_RESULT, hazards.OPAQUE_OBJECT)
+                     hazards.NON_TENSOR_RESULT, hazards.OPAQUE_OBJECT, hazards.INLINE_SKIPPED)
 
 
     VALID = [
@@ -109,6 +111,18 @@ class SideEffectCall(Rule):
             def f(x):
                 gen = torch.Generator()
                 return x + 1, gen
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import contextlib
+            import io
+            import torch
+            @torch.compile
+            def f(x):
+                with torch.autograd.detect_anomaly():
+                    y = x * 2
+                with contextlib.redirect_stdout(io.StringIO()):
+                    y = y + 1
+                return y
         """, call="f(torch.randn(3))"),
         Example("""
             import gc
