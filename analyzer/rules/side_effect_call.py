@@ -17,7 +17,8 @@ class SideEffectCall(Rule):
     `gc.collect`, `sys.stdout.write`, CUDA queries (`torch.cuda.device_count()`,
     `torch.cuda.memory_allocated()`), and context managers such as
     `torch.autograd.detect_anomaly()`, `torch.random.fork_rng()`,
-    `contextlib.redirect_stdout()` and `tempfile.TemporaryDirectory()`.
+    `contextlib.redirect_stdout()` and `tempfile.TemporaryDirectory()`, and reading or
+    setting a module-level `contextvars.ContextVar`.
 
     ## Why is this bad?
     Dynamo skips these modules (or cannot trace the builtin), so the graph ends at the
@@ -125,6 +126,14 @@ class SideEffectCall(Rule):
                 return y
         """, call="f(torch.randn(3))"),
         Example("""
+            import contextvars
+            import torch
+            CAPTURE = contextvars.ContextVar("capture", default=False)
+            @torch.compile
+            def f(x):
+                return x * 2 if CAPTURE.get() else x
+        """, call="f(torch.randn(3))"),
+        Example("""
             import gc
             import sys
             import torch
@@ -144,3 +153,12 @@ class SideEffectCall(Rule):
         hit = self._calls.match(self.facts, node)
         if hit is not None:
             self.report(node, self._calls.message(*hit), graph_break=hit[1].graph_break)
+        elif self._context_var_access(node.func):
+            self.report(node, "reading or setting a `contextvars.ContextVar` is not traceable; the graph breaks "
+                              "here. Read it before the compiled call and pass the value in",
+                        graph_break=hazards.METHOD_CALL)
+
+    def _context_var_access(self, func: cst.BaseExpression) -> bool:
+        return (isinstance(func, cst.Attribute) and func.attr.value in ("get", "set", "reset")
+                and isinstance(func.value, cst.Name)
+                and self.facts.module_instances.get(func.value.value) == "contextvars.ContextVar")
