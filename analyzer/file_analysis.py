@@ -18,6 +18,7 @@ from tclint.analyzer.diagnostic import Fix, Span, TextEdit
 from tclint.analyzer.knowledge import tensor_api as api
 from tclint.analyzer.names import ImportTable, dotted_name
 from tclint.analyzer.rules.base import Rule
+from tclint.analyzer.rules._support import param_names
 from tclint.analyzer.summary import (
     CallSite,
     Candidate,
@@ -77,6 +78,10 @@ class FileAnalyzer(cst.CSTVisitor):
         self._containers: list = []  # enclosing classes and functions, innermost last
         self._eager_blocks: set[int] = set()  # ids of subtrees only run eagerly
         self._narrowed: dict[int, str] = {}  # id of an if-body -> name isinstance() proves static
+        # if-bodies under `isinstance(param, torch.Tensor)`: what they return mirrors the
+        # argument's type, so it says nothing about what the function returns for numbers
+        self._tensor_branches: set[int] = set()
+        self._tensor_branch_depth = 0
         self._narrow_saved: list[tuple[str, object]] = []
         # Names bound to literal sequences (`models = [A(), B()]`) and loop variables over
         # them, so `torch.compile(m) for m in models` finds its targets.
@@ -131,6 +136,8 @@ class FileAnalyzer(cst.CSTVisitor):
             self._eager_depth += 1
         if self._narrowed and id(node) in self._narrowed:
             self._enter_narrowed(node)
+        if self._tensor_branches and id(node) in self._tensor_branches:
+            self._tensor_branch_depth += 1
         handler = _BOOKKEEPING_VISIT.get(t)
         if handler is not None:
             handler(self, node)
@@ -170,6 +177,8 @@ class FileAnalyzer(cst.CSTVisitor):
             self._eager_depth -= 1
         if self._narrowed and id(original_node) in self._narrowed:
             self._leave_narrowed()
+        if self._tensor_branches and id(original_node) in self._tensor_branches:
+            self._tensor_branch_depth -= 1
 
     # -- imports and module-level names -------------------------------------------
     def _visit_module(self, node: cst.Module) -> None:
@@ -317,7 +326,7 @@ class FileAnalyzer(cst.CSTVisitor):
 
     def _visit_return(self, node: cst.Return) -> None:
         fn = self.facts.function
-        if fn is not None and node.value is not None:
+        if fn is not None and node.value is not None and not self._tensor_branch_depth:
             fn.returns.append(self.facts.kind(node.value))
 
     def _dotted(self, name: str) -> str:
@@ -590,6 +599,10 @@ class FileAnalyzer(cst.CSTVisitor):
         narrowed = _python_value_test(self.facts, node.test)
         if narrowed is not None and self.facts.function is not None:
             self._narrowed[id(node.body)] = narrowed
+        fn = self.facts.function
+        tested = _tensor_test(self.facts, node.test) if fn is not None else None
+        if tested is not None and tested in param_names(fn.node):
+            self._tensor_branches.add(id(node.body))
 
     def _enter_narrowed(self, node: cst.CSTNode) -> None:
         """Inside `if isinstance(v, int):` the name `v` holds a Python value."""
@@ -693,6 +706,14 @@ def _python_value_test(facts, test: cst.BaseExpression) -> str | None:
     if isinstance(target, cst.Name) and names and all(
             isinstance(n, cst.Name) and n.value in _PYTHON_TYPES for n in names):
         return target.value
+    return None
+
+
+def _tensor_test(facts, test: cst.BaseExpression) -> str | None:
+    """`isinstance(name, torch.Tensor)`: the name it tests."""
+    if (isinstance(test, cst.Call) and facts.qualname(test.func) == "builtins.isinstance" and len(test.args) == 2
+            and isinstance(test.args[0].value, cst.Name) and facts.qualname(test.args[1].value) == "torch.Tensor"):
+        return test.args[0].value.value
     return None
 
 

@@ -400,3 +400,24 @@ def test_tensors_are_followed_through_helpers_and_keywords(tmp_path):
             return checked_step(step, ratio=(err ** 2).mean())
     """})
     assert found == [("misc.py", 5, "TC101")]
+
+
+def test_helper_returning_a_tensor_only_for_a_tensor_argument_is_not_a_tensor_source(tmp_path):
+    # timm's get_same_padding: tensors in, tensor out; ints from x.size() in, int out.
+    found, _ = lint_tree(tmp_path, {"pad.py": """
+        import math
+        import torch
+        import torch.nn.functional as F
+
+        def same_padding(x: int, k: int, s: int):
+            if isinstance(x, torch.Tensor):
+                return torch.clamp(((x / s).ceil() - 1) * s + k - x, min=0)
+            return max((math.ceil(x / s) - 1) * s + k - x, 0)
+
+        @torch.compile
+        def pad_same(x, k: int, s: int):
+            ih = x.size(-1)
+            pad = same_padding(ih, k, s)
+            return F.pad(x, (pad // 2, pad - pad // 2))
+    """})
+    assert found == []
