@@ -29,7 +29,8 @@ _NON_TENSOR_INPUT_NAMES = frozenset({
     "optimizer", "fn", "func", "callback", "criterion", "loss_fn", "name", "mode", "step",
     "training", "self", "cls", "device", "dtype", "generator", "layer", "block", "state",
     # sizes and counts
-    "dim", "axis", "n", "k", "i", "j", "size", "height", "width", "depth", "seq_len", "seqlen",
+    "dim", "axis", "n", "k", "i", "j", "size", "sizes", "shape", "height", "width", "depth", "seq_len",
+    "seqlen",
 })
 
 
@@ -322,9 +323,6 @@ class Facts:
 
     def _subscript_kind(self, node: cst.Subscript):
         base = self.kind(node.value)
-        if base == INPUT:
-            # `sizes[0]` of an input may be a number; `x[:, 0]` or `x[0, 1]` is tensor indexing
-            return TENSOR if len(node.slice) > 1 or _tensor_index(node) else UNKNOWN
         if base in TENSORS:
             return TENSOR
         if base == UNKNOWN and _tensor_index(node):

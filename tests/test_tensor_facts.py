@@ -109,7 +109,7 @@ def test_buffers_are_tensors_not_modules():
                 self.table = nn.Buffer(torch.zeros(10, 4))
 
             def forward(self, ids):
-                return self.table[ids.argmax()], self.table.sum().item()
+                return self.table[ids.argmax(-1)], self.table.sum().item()
     """) == [("TC102", 11)]
 
 

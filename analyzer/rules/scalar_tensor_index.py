@@ -1,0 +1,106 @@
+import libcst as cst
+
+from tclint.analyzer import tensor_facts as tf
+from tclint.analyzer.knowledge import hazards
+from tclint.analyzer.rules._support import keyword, method_call, positional
+from tclint.analyzer.rules.base import Example, Rule
+
+# Reductions that give a 0-dim integer tensor when called without a dimension.
+_INDEX_REDUCTIONS = frozenset({"argmax", "argmin", "count_nonzero"})
+
+
+class ScalarTensorIndex(Rule):
+    """
+    ## What it does
+    Flags indexing a tensor with a 0-dim integer tensor, such as `x[scores.argmax()]` or
+    `x[:, mask.sum()]`, inside a compiled region.
+
+    ## Why is this bad?
+    A 0-dim index selects one position, so the result's shape depends on its value: Dynamo
+    reads the value (a data-dependent operator) and the graph ends there. Indexing with a
+    tensor of indices (`x[scores.argmax(-1)]`) stays a gather and is fine.
+
+    ## Example
+    ```python
+    best = logits.argmax()
+    return hidden.flatten(0, 1)[best]
+    ```
+
+    ## Use instead
+    ```python
+    best = logits.argmax().unsqueeze(0)            # a 1-element index tensor
+    return hidden.flatten(0, 1).index_select(0, best)
+    ```
+    """
+
+    code = "TC113"
+    name = "scalar-tensor-index"
+    message = "indexing with a 0-dim tensor reads its value and breaks the graph"
+    graph_break = hazards.DATA_DEPENDENT_OP
+
+    VALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                rows = torch.arange(x.shape[0])
+                return x[rows, x.argmax(-1)] + x.flatten().index_select(0, x.argmax().unsqueeze(0))
+        """, call="f(torch.randn(3, 3))"),
+    ]
+    INVALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                best = x.flatten().argmax()
+                return x.flatten()[best]
+        """, call="f(torch.randn(3, 3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                return x[:, (x[0] > 0).sum()]
+        """, call="f(torch.randn(3, 3))"),
+    ]
+
+    @classmethod
+    def enabled(cls, dynamo) -> bool:
+        return not dynamo.capture_scalar_outputs
+
+    def __init__(self, analyzer):
+        super().__init__(analyzer)
+        self._scalars: dict[int, set[str]] = {}  # per function: names bound to a 0-dim index
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        names = self._scalars.setdefault(id(self.facts.function), set())
+        scalar = self._scalar_index(node.value, names)
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                (names.add if scalar else names.discard)(target.target.value)
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if self.facts.kind(node.value) not in tf.TENSORS:
+            return
+        names = self._scalars.get(id(self.facts.function), set())
+        for element in node.slice:
+            if isinstance(element.slice, cst.Index) and self._scalar_index(element.slice.value, names):
+                self.report(element.slice.value)
+                return
+
+    def _scalar_index(self, expr: cst.BaseExpression, names: set[str]) -> bool:
+        """`x.argmax()`, `torch.argmax(x)`, `(x > 0).sum()`, or a name bound to one."""
+        if isinstance(expr, cst.Name):
+            return expr.value in names
+        if not isinstance(expr, cst.Call) or keyword(expr, "dim") is not None:
+            return False
+        qual = self.facts.qualname(expr.func)
+        if qual is not None:
+            return qual.startswith("torch.") and qual[6:] in _INDEX_REDUCTIONS and len(positional(expr)) == 1
+        mc = method_call(expr)
+        if mc is None or positional(expr):
+            return False
+        receiver, method = mc
+        kind = self.facts.kind(receiver)
+        if method in _INDEX_REDUCTIONS:
+            return kind in tf.TENSORS
+        return method == "sum" and kind == tf.BOOL_TENSOR  # counting a mask
