@@ -323,6 +323,8 @@ class Facts:
 
     def _subscript_kind(self, node: cst.Subscript):
         base = self.kind(node.value)
+        if base == INPUT and _string_key(node):
+            return UNKNOWN  # `cfg["num_frames"]`: an input that is a dict holds anything
         if base in TENSORS:
             return TENSOR
         if base == UNKNOWN and _tensor_index(node):
@@ -488,6 +490,12 @@ def _tensor_or_none(kinds: list, elems: list) -> bool:
     """`Tensor | None` is a tensor when given; `int | Tensor` could be either."""
     rest = [k for k, e in zip(kinds, elems) if not (isinstance(e, cst.Name) and e.value == "None")]
     return bool(rest) and all(k in TENSORS for k in rest)
+
+
+def _string_key(node: cst.Subscript) -> bool:
+    first = node.slice[0].slice
+    return isinstance(first, cst.Index) and isinstance(first.value, (cst.SimpleString, cst.ConcatenatedString,
+                                                                      cst.FormattedString))
 
 
 def _tensor_index(node: cst.Subscript) -> bool:

@@ -143,3 +143,14 @@ def test_code_that_only_runs_eagerly_under_compile_predicates_is_skipped():
                 return x
             return x
     """) == [("TC101", 13)]
+
+
+def test_an_input_read_by_string_key_is_a_dict_of_anything():
+    assert _found("""
+        import torch
+        from torch import nn
+
+        class Rope(nn.Module):
+            def forward(self, cfg, freqs):
+                return freqs[: cfg["num_frames"]], freqs[cfg["start"] :]
+    """) == []
