@@ -782,7 +782,6 @@ class _AttributeScan:
                     orelse = getattr(orelse, "orelse", None)
 
     def _small(self, small) -> None:
-        facts = self.analyzer.facts
         if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
             targets = [small.target] if isinstance(small, cst.AnnAssign) else [t.target for t in small.targets]
             for t in targets:
