@@ -172,7 +172,7 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> lis
     enabled = {code for code, rule in rules.items() if rule.enabled(dynamo)}
     reached = regions.reach(index, roots)
     index.reached = set(reached)
-    enabled_in = _enabled_per_function(index, roots, patches, dynamo, enabled)
+    enabled_in = _enabled_per_function(index, rules, roots, patches, dynamo, enabled)
 
     raw: list[Diagnostic] = []
     for fs in summaries:
@@ -233,12 +233,11 @@ def _dynamo_config(summaries: list[FileSummary], root_keys: set[str]):
     return found, patches
 
 
-def _enabled_per_function(index, roots, patches, dynamo, enabled: set[str]) -> dict[str, set[str]]:
+def _enabled_per_function(index, rules, roots, patches, dynamo, enabled: set[str]) -> dict[str, set[str]]:
     """Rule codes for the functions reached from patched roots (others use `enabled`): a
     function reached from several roots gets every code one of them enables."""
     if not patches:
         return {}
-    rules = all_rules()
     out: dict[str, set[str]] = {}
     for root_key, patch in patches.items():
         codes = {code for code, rule in rules.items() if rule.enabled(dynamo.merged(patch))}

@@ -25,6 +25,32 @@ def tensor_arg(facts, expr: cst.BaseExpression):
     return True, (None if cond is True else cond)
 
 
+def tensor_or_unknown(facts, receiver: cst.BaseExpression) -> tuple[bool, frozenset | None]:
+    """For methods only tensors (and NumPy values, which Dynamo treats as tensors) have,
+    like `.item()`: (True, condition) unless the receiver is known to be something else."""
+    cond = facts.tensor_condition(receiver)
+    if cond is None and facts.kind(receiver) not in (tf.UNKNOWN, tf.INPUT):
+        return False, None
+    return True, (None if cond in (True, None) else cond)
+
+
+class BoundNames:
+    """A rule's own small dataflow: per function, the names whose latest assignment had a
+    property the rule tracks (`n = (x > 0).sum()`)."""
+
+    def __init__(self):
+        self._by_function: dict[int, set[str]] = {}
+
+    def names(self, facts) -> set[str]:
+        return self._by_function.setdefault(id(facts.function), set())
+
+    def assign(self, facts, node: cst.Assign, holds: bool) -> None:
+        names = self.names(facts)
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                (names.add if holds else names.discard)(target.target.value)
+
+
 def positional(call: cst.Call) -> list[cst.BaseExpression]:
     return [a.value for a in call.args if a.keyword is None and not a.star]
 

@@ -2,7 +2,7 @@ import libcst as cst
 
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import keyword, method_call, positional
+from tclint.analyzer.rules._support import BoundNames, keyword, method_call, positional
 from tclint.analyzer.rules.base import Example, Rule
 
 # Reductions that give a 0-dim integer tensor when called without a dimension.
@@ -69,19 +69,16 @@ class ScalarTensorIndex(Rule):
 
     def __init__(self, analyzer):
         super().__init__(analyzer)
-        self._scalars: dict[int, set[str]] = {}  # per function: names bound to a 0-dim index
+        self._scalars = BoundNames()  # names bound to a 0-dim index
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        names = self._scalars.setdefault(id(self.facts.function), set())
-        scalar = self._scalar_index(node.value, names)
-        for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                (names.add if scalar else names.discard)(target.target.value)
+        names = self._scalars.names(self.facts)
+        self._scalars.assign(self.facts, node, self._scalar_index(node.value, names))
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         if self.facts.kind(node.value) not in tf.TENSORS:
             return
-        names = self._scalars.get(id(self.facts.function), set())
+        names = self._scalars.names(self.facts)
         for element in node.slice:
             if isinstance(element.slice, cst.Index) and self._scalar_index(element.slice.value, names):
                 self.report(element.slice.value)

@@ -3,7 +3,7 @@ import libcst as cst
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.knowledge.int_arguments import FUNCTIONS, METHODS, NumberParams
-from tclint.analyzer.rules._support import keyword, method_call, positional, tensor_arg
+from tclint.analyzer.rules._support import BoundNames, keyword, method_call, positional, tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -98,16 +98,13 @@ class TensorSizeArgument(Rule):
 
     def __init__(self, analyzer):
         super().__init__(analyzer)
-        # Per function: names computed by number arithmetic, like `new_height = 2 *
-        # window_size[0] - 1` on an un-annotated input, which is usually a size here.
-        self._numbers: dict[int, set[str]] = {}
+        # Names computed by number arithmetic, like `new_height = 2 * window_size[0] - 1`
+        # on an un-annotated input, which is usually a size here.
+        self._numbers = BoundNames()
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        names = self._numbers.setdefault(id(self.facts.function), set())
-        derived = self._number_arithmetic(node.value, names)
-        for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                (names.add if derived else names.discard)(target.target.value)
+        names = self._numbers.names(self.facts)
+        self._numbers.assign(self.facts, node, self._number_arithmetic(node.value, names))
 
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.facts.qualname(node.func)
@@ -120,7 +117,7 @@ class TensorSizeArgument(Rule):
             params, label = METHODS[mc[1]], f"`.{mc[1]}()`"
         if params is None:
             return
-        names = self._numbers.get(id(self.facts.function), set())
+        names = self._numbers.names(self.facts)
         for arg in _number_arguments(node, params):
             is_tensor, cond = tensor_arg(self.facts, arg)
             if is_tensor and not self._number_arithmetic(arg, names):

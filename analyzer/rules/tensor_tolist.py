@@ -1,7 +1,7 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
+from tclint.analyzer.rules._support import tensor_or_unknown
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -64,10 +64,7 @@ class TensorTolist(Rule):
         func = node.func
         if not (isinstance(func, cst.Attribute) and func.attr.value == "tolist" and not node.args):
             return
-        receiver = func.value
-        cond = self.facts.tensor_condition(receiver)
-        # Like `.item()`, `.tolist()` on a value of unknown type is almost always a tensor
-        # (or an ndarray, which Dynamo treats as one); static values and modules are not.
-        if cond is None and self.facts.kind(receiver) not in (tf.UNKNOWN, tf.INPUT):
-            return
-        self.report(node, condition=None if cond in (True, None) else cond)
+        # on a value of unknown type it is almost always a tensor; static values and modules are not
+        is_tensor, cond = tensor_or_unknown(self.facts, func.value)
+        if is_tensor:
+            self.report(node, condition=cond)
