@@ -165,7 +165,7 @@ def _case_line(case, python: str) -> str:
         return f"tclint: confirm {where}: ok in {case.seconds:.2f} s, {n} graph break{'s' if n != 1 else ''}"
     if case.status == "torch-missing":
         return (f"tclint: confirm {case.module}: torch is not installed for {python}; "
-                "install it there (pip install 'tclint[confirm]') or pass --python")
+                "install it there (pip install 'torch-tclint[confirm]') or pass --python")
     detail = f": {case.error.splitlines()[-1]}" if case.error else ""
     return f"tclint: confirm {where}: {case.status}{detail}"
 

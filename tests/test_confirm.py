@@ -231,7 +231,7 @@ def test_missing_torch_is_a_clear_message(tmp_path):
         cwd=tmp_path, capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "torch is not installed" in proc.stderr and "tclint[confirm]" in proc.stderr
+    assert "torch is not installed" in proc.stderr and "torch-tclint[confirm]" in proc.stderr
 
 
 DEVICE_EXAMPLE = textwrap.dedent("""

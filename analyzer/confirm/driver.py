@@ -104,7 +104,7 @@ class SubmititExecutor:
         try:
             import submitit
         except ImportError:
-            raise RuntimeError("the slurm executor needs submitit: pip install 'tclint[slurm]'") from None
+            raise RuntimeError("the slurm executor needs submitit: pip install 'torch-tclint[slurm]'") from None
         if cluster == "local":
             self.executor = submitit.LocalExecutor(folder=str(folder))
         else:

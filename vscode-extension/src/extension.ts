@@ -246,7 +246,7 @@ async function startClient(): Promise<void> {
         startFailed = true;
         statusBar?.setState('failed');
         const fix = preflight.reason === 'missingModule' && cmd.interpreter
-            ? `Install it with \`${formatCommandLine({ command: cmd.interpreter[0], args: [...cmd.interpreter.slice(1), '-m', 'pip', 'install', 'tclint'] })}\`, `
+            ? `Install it with \`${formatCommandLine({ command: cmd.interpreter[0], args: [...cmd.interpreter.slice(1), '-m', 'pip', 'install', 'torch-tclint'] })}\`, `
               + 'or point tclint.interpreter / tclint.path at an environment that has it.'
             : 'Check tclint.interpreter / tclint.path, or select another interpreter.';
         void notify('error', `cannot start the language server: ${preflight.detail}. ${fix}`);
