@@ -329,7 +329,7 @@ class TclintLanguageServer(LanguageServer):
         if self._trace_stamps.get(key) == stamp:
             return
         self._trace_stamps[key] = stamp
-        hashes, diagnostics = saved_results.load(path)
+        hashes, diagnostics = saved_results.load(path, self.log)
         if diagnostics:
             self.confirmations.put(key, hashes, {}, diagnostics)
             self.log(f"tclint: showing Dynamo's verdicts from {path}")

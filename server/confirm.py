@@ -112,17 +112,19 @@ class ConfirmStore:
             if current != entry.hash:
                 del proj.files[path]  # the file changed since the run: its results are dropped
                 return findings
+        from tclint.analyzer.confirm import verdicts
         from tclint.analyzer.diagnostic import Severity
 
         out = []
         for d in findings:
-            merged = entry.by_key.get((d.code, tuple(d.span)))
-            if merged is None:
+            # The stored row only lends its verdict: what the finding says is this run's.
+            verdict = entry.by_key.get((d.code, tuple(d.span)))
+            if verdict is None or verdict.confirmed is None:
                 out.append(d)
-            elif merged.confirmed:
-                out.append(merged.with_changes(severity=Severity.ERROR))
+            elif verdict.confirmed:
+                out.append(verdicts.apply(d, verdict))
             elif show_refuted:
-                out.append(merged.with_changes(severity=Severity.HINT))
+                out.append(verdicts.apply(d, verdict).with_changes(severity=Severity.HINT))
         for d in entry.extra:
             if selected is None or selected(d.code):
                 out.append(d)

@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tclint.analyzer.confirm import verdicts
 from tclint.analyzer.confirm.statements import same_statement, statement_span
 from tclint.analyzer.diagnostic import Diagnostic, Severity, Span
 from tclint.analyzer.gb_registry import gb_url
@@ -213,35 +214,47 @@ def _display(event: dict, by_path) -> dict:
 
 
 def merge(static: list[Diagnostic], cases: list[CaseResult], by_path) -> list[Diagnostic]:
-    """Mark predictions confirmed or not; add findings for breaks and recompiles no rule predicted."""
+    """Mark predictions confirmed or refuted; add findings for breaks and recompiles no rule predicted.
+
+    Every break Dynamo logged counts on its own: a finding is confirmed by a break of a kind
+    its rule predicts in the same statement, and any other break there is a TC900 of its own.
+    Only cases that ran to the end with their capture intact can refute (a line that ran
+    without a break); a case that crashed, timed out or lost a record proves nothing."""
     observed: dict[tuple[str, int, str], tuple[dict, str]] = {}
     executed: dict[str, set[int]] = {}
     abs_of = {f.display: str(f.path) for f in by_path.values()}
     for case in cases:
-        for path, lines in case.executed.items():
-            executed.setdefault(path, set()).update(lines)
+        if case.status == "ok":
+            for path, lines in case.executed.items():
+                executed.setdefault(path, set()).update(lines)
         for b in case.breaks:
-            if b.get("file"):
+            if b.get("file") and b.get("gb_type"):
                 observed.setdefault((b["file"], b["line"], b["gb_type"]), (b, f"{case.module}::{case.name}"))
-    matched: set[tuple[str, int, str]] = set()
+    claimed: set[tuple[str, int, str]] = set()
     out = []
     for d in static:
         if d.gb_type is None:
             out.append(d)
             continue
         abs_path = abs_of.get(d.path, d.path)
-        hits = [k for k in observed if k[0] == d.path and any(
+        here = [k for k in observed if k[0] == d.path and any(
             same_statement(abs_path, k[1], line) for line in range(d.span.line, d.span.end_line + 1))]
-        if hits:
-            matched.update(hits)
-            out.append(d.with_changes(confirmed=True, severity=Severity.ERROR,
-                                      message=d.message + " [confirmed by Dynamo]"))
+        kinds = verdicts.predicted_types(d)
+        # One finding stands for one break: the first of the predicted type, else of a kind the
+        # rule also predicts, preferring a break no other finding has claimed.
+        own = sorted((k for k in here if k[2] in kinds), key=lambda k: (k in claimed, k[2] != d.gb_type))
+        if own:
+            claimed.add(own[0])
+            b = observed[own[0]][0]
+            out.append(verdicts.confirmed(d, b["gb_type"], b.get("gb_id")))
+        elif here:
+            out.append(d)  # its statement broke, but not as predicted: that break is a TC900
         elif any(same_statement(abs_path, line, d.span.line) for line in executed.get(d.path, ())):
-            out.append(d.with_changes(confirmed=False, message=d.message + " [not confirmed: this line ran without a break]"))
+            out.append(verdicts.refuted(d))
         else:
             out.append(d)
     for key, (b, case) in observed.items():
-        if key in matched:
+        if key in claimed:
             continue
         path, line, gb_type = key
         out.append(Diagnostic(
