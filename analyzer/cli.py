@@ -34,7 +34,11 @@ def _check_parser() -> argparse.ArgumentParser:
     g = p.add_argument_group("confirmation (runs the project's examples: only on code you trust)")
     g.add_argument("--confirm", action="store_true", help="run the examples under Dynamo and mark findings confirmed")
     g.add_argument("--device", choices=("cpu", "cuda", "auto"), help="where examples run (default: config, else cpu)")
-    g.add_argument("--example-timeout", type=float, metavar="SECONDS", help="per example case (default: config, else 120)")
+    g.add_argument("--example-timeout", type=float, metavar="SECONDS", help="per example case (default: config, else 60)")
+    g.add_argument("--recompiles", choices=("actionable", "all"), default="actionable",
+                   help="all: also report the single recompile where Dynamo marks a size dynamic")
+    g.add_argument("--example-memory", type=int, metavar="MB",
+                   help="address-space cap per example process (default: config, else 3/4 of RAM; 0: none)")
     g.add_argument("--python", help="interpreter that has torch and the project's dependencies (default: this one)")
     g.add_argument("--executor", choices=("local", "slurm", "submitit-local"),
                    help="where examples run: child processes here (default), or jobs through submitit")
@@ -142,6 +146,8 @@ def _confirm(args, paths, settings, result):
         files, root, result.diagnostics, python=python, device=args.device or cfg.device,
         timeout=args.example_timeout or cfg.timeout, jobs=args.jobs or 1,
         cache_dir=None if args.no_cache else settings.base_dir / ".tclint" / "confirm", executor=executor,
+        memory_mb=args.example_memory if args.example_memory is not None else cfg.memory_mb,
+        all_recompiles=args.recompiles == "all",
     )
     for case in confirmed.cases:
         print(_case_line(case, python), file=sys.stderr)
@@ -180,6 +186,7 @@ def _trace_command(argv: list[str]) -> int:
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--root", default=".", help="the project whose files count (default: the current folder)")
     p.add_argument("--output-file", "-o")
+    p.add_argument("--recompiles", choices=("actionable", "all"), default="actionable")
     args = p.parse_args(own)
     if len(command) < 2:
         print("tclint: error: give the interpreter and the script, e.g. `-- python train.py`", file=sys.stderr)
@@ -202,7 +209,7 @@ def _trace_command(argv: list[str]) -> int:
         return EXIT_ERROR
     static = project.lint_paths([root], settings)
     files, _ = discover([root], settings)
-    result = trace(command, files, root, static.diagnostics)
+    result = trace(command, files, root, static.diagnostics, all_recompiles=args.recompiles == "all")
     for case in result.cases:
         print(_case_line(case, command[0]), file=sys.stderr)
     try:  # where the editor finds the last trace's verdicts

@@ -36,7 +36,8 @@ class ConfirmSettings:
 
     examples: tuple[str, ...] = ()  # extra example files, relative to the config file
     device: str = "cpu"
-    timeout: float = 120.0  # seconds per example case
+    timeout: float = 60.0  # seconds per example case (and per module import)
+    memory_mb: int | None = None  # address-space cap per example process (POSIX); None: 3/4 of RAM, 0: none
     python: str | None = None  # interpreter with torch and the project's dependencies
     executor: str = "local"  # "local", "slurm" (through submitit) or "submitit-local"
     slurm: tuple[tuple[str, object], ...] = ()  # submitit parameters, e.g. slurm_partition
@@ -46,6 +47,7 @@ _CONFIRM_KEYS = {
     "examples": "list of paths to files that define tclint_examples()",
     "device": '"cpu", "cuda" or "auto"',
     "timeout": "seconds per example case (number)",
+    "memory_mb": "address-space cap per example process in MB (integer; 0: none)",
     "python": "path of the interpreter to run the examples with",
     "executor": '"local", "slurm" or "submitit-local"',
     "slurm": "table of submitit parameters (slurm_partition, gpus_per_node, timeout_min, ...)",
@@ -225,6 +227,10 @@ def _confirm(value, where: str) -> ConfirmSettings:
             if isinstance(item, bool) or not isinstance(item, (int, float)) or item <= 0:
                 raise ConfigError(f"{where}: 'timeout' must be a positive {expected}, not {item!r}")
             out[key] = float(item)
+        elif key == "memory_mb":
+            if isinstance(item, bool) or not isinstance(item, int) or item < 0:
+                raise ConfigError(f"{where}: 'memory_mb' must be a non-negative integer, not {item!r}")
+            out[key] = item
         elif key == "python":
             if not isinstance(item, str):
                 raise ConfigError(f"{where}: 'python' must be a {expected}")

@@ -182,12 +182,12 @@ def project_files(key: Path, settings) -> list:
 def run_confirm(req: ConfirmRequest, static: list, store: ConfirmStore,
                 progress: Callable[[int, int, str], None], cancelled: Callable[[], bool]) -> ConfirmOutcome:
     """On the confirm thread: run the example modules one by one, then merge."""
-    from tclint.analyzer.confirm.driver import confirm, default_python, example_modules, merge
+    from tclint.analyzer.confirm.driver import DEFAULT_TIMEOUT, confirm, default_python, example_modules, merge
 
     cfg = getattr(req.settings, "confirm", None)
     python = req.python or getattr(cfg, "python", None) or default_python()
     device = req.device or getattr(cfg, "device", None) or "cpu"
-    timeout = float(req.timeout or getattr(cfg, "timeout", None) or 120.0)
+    timeout = float(req.timeout or getattr(cfg, "timeout", None) or DEFAULT_TIMEOUT)
     files = project_files(req.key, req.settings)
     hashes: dict[str, str] = {}
     for f in files:
@@ -219,7 +219,7 @@ def run_confirm(req: ConfirmRequest, static: list, store: ConfirmStore,
         # One module per call: the fingerprint (cache key) covers this module and every
         # file that is not an example module.
         result = confirm([module, *plain], req.key, [], python=python, device=device, timeout=timeout,
-                         jobs=1, cache_dir=cache_dir)
+                         jobs=1, cache_dir=cache_dir, memory_mb=getattr(cfg, "memory_mb", None), cancelled=cancelled)
         torch_version = torch_version or result.torch_version
         run_cases[str(module.path)] = result.cases
         progress(i + 1, len(modules), module.path.name)

@@ -71,7 +71,7 @@ MODELS = textwrap.dedent("""
             ("clean", clean._torchdynamo_orig_callable, (x,), {}),
             ("not_taken", maybe_item._torchdynamo_orig_callable, (x,), {}),
             ("timeout", slow._torchdynamo_orig_callable, (x,), {}),
-            ("variants", scale._torchdynamo_orig_callable, [((x, 2), {}), ((x, 3), {}), ((x, 4), {})]),
+            ("variants", scale._torchdynamo_orig_callable, [((x, True), {}), ((x, False), {}), ((x, True), {})]),
             ("raises", broken._torchdynamo_orig_callable, (x,), {}),
             ("stdlib_frame", probe_path._torchdynamo_orig_callable, (x,), {}),
         ]
@@ -151,10 +151,12 @@ def test_breaks_inside_frozen_stdlib_modules_belong_to_the_calling_line(confirme
     assert d["confirmed"] is True
 
 
-def test_recompilations_are_reported(confirmed):
+def test_recompilations_are_reported_in_words(confirmed):
     _, proc = confirmed
     d = _by_line(proc.stdout)[(31, "TC901")]
-    assert "scale" in d["message"] and "variants" in d["message"]
+    assert d["message"].startswith("Dynamo recompiled `scale` once in models.py::variants: "
+                                   "argument `s` was True, now False: a bool is specialised")
+    assert "#" not in d["message"]
 
 
 def test_results_are_cached(confirmed):
@@ -194,6 +196,36 @@ def test_trace_runs_a_script_with_capture(tmp_path):
     hashes, saved = saved_results.load(tmp_path / ".tclint" / "trace.json")
     assert [(d.code, d.line, d.confirmed) for d in saved] == [("TC102", 7, True)]
     assert str((tmp_path / "train.py").resolve()) in hashes
+
+
+def test_trace_refutes_a_prediction_on_a_line_dynamo_traced_without_a_break(tmp_path):
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        import torch
+
+        @torch.compile
+        def step(x):
+            return x.sum().item()
+
+        @torch.compile
+        def quiet(x):
+            return x.sum().item() + 1
+
+        @torch.compile
+        def unused(x):
+            return x.sum().item() * 2
+
+        if __name__ == "__main__":
+            step(torch.randn(3))
+            setattr(torch._dynamo.config, "capture_scalar_outputs", True)  # out of static sight
+            quiet(torch.randn(3))
+    """))
+    proc = subprocess.run(
+        [sys.executable, "-m", "tclint.analyzer", "trace", "--format", "json", "--", sys.executable, "train.py"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )
+    report = json.loads(proc.stdout[proc.stdout.index("{"):])
+    got = [(d["line"], d["code"], d["confirmed"]) for d in report["diagnostics"]]
+    assert got == [(6, "TC102", True), (10, "TC102", False), (14, "TC102", None)], proc.stderr
 
 
 def test_submitit_executor_runs_examples_as_jobs(tmp_path):

@@ -8,17 +8,21 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
-from tclint.analyzer.confirm import verdicts
+from tclint.analyzer.confirm import recompiles, verdicts
+from tclint.analyzer.confirm.module_run import read_events, run_module
 from tclint.analyzer.confirm.statements import same_statement, statement_span
 from tclint.analyzer.diagnostic import Diagnostic, Severity, Span
 from tclint.analyzer.gb_registry import gb_url
 from tclint.analyzer.version import __version__
 
 RUNNER = Path(__file__).with_name("runner.py")
+DEFAULT_TIMEOUT = 60.0  # seconds per case (and for importing a module and listing its cases)
 EXAMPLES_MARKER = b"def tclint_examples"
 
 
@@ -64,37 +68,38 @@ def _sys_path_for(f) -> str:
     return str(folder)
 
 
-def runner_command(python: str, f, root: Path, device: str, timeout: float, out: Path) -> list[str]:
-    return [python, str(RUNNER), "--module", str(f.path), "--root", str(root), "--out", str(out),
-            "--device", device, "--timeout", str(timeout), "--sys-path", _sys_path_for(f)]
+def runner_command(python: str, f, root: Path, device: str, memory_mb: int = 0) -> list[str]:
+    return [python, str(RUNNER), "--module", str(f.path), "--root", str(root), "--device", device,
+            "--memory-mb", str(memory_mb), "--sys-path", _sys_path_for(f)]
 
 
-def run_command(cmd: list[str], out: str, cwd: str, limit: float) -> dict:
-    """Run one runner command and read its result; where the command runs is the executor's
-    business (this function is also what a Slurm job executes on its node)."""
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=limit, cwd=cwd,
-                              env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
-    except subprocess.TimeoutExpired:
-        return {"error": "timeout", "message": f"the example process ran over {limit:.0f} s"}
-    except OSError as exc:
-        return {"error": "no-interpreter", "message": f"cannot start {cmd[0]}: {exc}"}
-    result = Path(out)
-    if not result.exists():
-        tail = (proc.stderr or "").strip().splitlines()[-5:]
-        return {"error": "crashed", "message": "\n".join(tail) or f"exit status {proc.returncode}"}
-    return json.loads(result.read_text(encoding="utf-8"))
+def run_command(cmd: list[str], out: str, cwd: str, timeout: float) -> dict:
+    """Run one example module's runner command and collect its cases; where the command runs is
+    the executor's business (this function is also what a Slurm job executes on its node)."""
+    return run_module(cmd, out, cwd, timeout)
 
 
 class LocalExecutor:
-    """Child processes on this machine, `jobs` at a time."""
+    """Child processes on this machine, `jobs` at a time; `cancelled()` stops them all."""
 
-    def __init__(self, jobs: int = 1):
+    def __init__(self, jobs: int = 1, cancelled: Callable[[], bool] | None = None):
         self.jobs = max(1, jobs)
+        self.cancelled = cancelled
 
     def run_all(self, commands: list[tuple[list[str], str, str, float]]) -> list[dict]:
-        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            return list(pool.map(lambda c: run_command(*c), commands))
+        interrupted = threading.Event()  # Ctrl-C: the children are in their own groups, so kill them
+
+        def cancelled() -> bool:
+            return interrupted.is_set() or (self.cancelled is not None and self.cancelled())
+
+        pool = ThreadPoolExecutor(max_workers=self.jobs)
+        try:
+            return list(pool.map(lambda c: run_module(*c, cancelled=cancelled), commands))
+        except BaseException:
+            interrupted.set()
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 class SubmititExecutor:
@@ -126,13 +131,18 @@ class SubmititExecutor:
 
 
 def confirm(files, root: Path, static: list[Diagnostic], python: str, device: str = "cpu",
-            timeout: float = 120.0, jobs: int = 1, cache_dir: Path | None = None,
-            executor=None) -> ConfirmResult:
+            timeout: float = DEFAULT_TIMEOUT, jobs: int = 1, cache_dir: Path | None = None,
+            executor=None, memory_mb: int | None = None, cancelled: Callable[[], bool] | None = None,
+            all_recompiles: bool = False) -> ConfirmResult:
+    """Run every example module (each case within `timeout` seconds and `memory_mb` of address
+    space) and merge. With `cancelled`, a cancel kills the running example at once; the
+    result then holds the cases that finished."""
     modules = example_modules(files)
     by_path = {str(f.path): f for f in files}
     fingerprint = _files_fingerprint(files, python, device)
     cache = _ConfirmCache(cache_dir) if cache_dir else None
-    executor = executor or LocalExecutor(jobs)
+    executor = executor or LocalExecutor(jobs, cancelled)
+    memory_mb = default_memory_mb() if memory_mb is None else memory_mb
     raws: dict[int, dict] = {}
     todo = []
     with tempfile.TemporaryDirectory(dir=_shared_tmp(executor)) as tmp:
@@ -142,12 +152,11 @@ def confirm(files, root: Path, static: list[Diagnostic], python: str, device: st
             if cached is not None:
                 raws[i] = cached
                 continue
-            out = Path(tmp) / f"{i}.json"
-            todo.append((i, key, (runner_command(python, f, root, device, timeout, out), str(out), str(root),
-                                  timeout * 20 + 120)))
+            out = Path(tmp) / f"{i}.jsonl"
+            todo.append((i, key, (runner_command(python, f, root, device, memory_mb), str(out), str(root), timeout)))
         for (i, key, _), raw in zip(todo, executor.run_all([c for _, _, c in todo])):
             raws[i] = raw
-            if cache and not raw.get("error"):
+            if cache and _complete(raw):
                 cache.put(key, raw)
     cases: list[CaseResult] = []
     torch_version = None
@@ -155,7 +164,22 @@ def confirm(files, root: Path, static: list[Diagnostic], python: str, device: st
         raw = raws[i]
         torch_version = torch_version or raw.get("torch_version")
         cases.extend(_cases(f.display, raw, by_path))
-    return ConfirmResult(merge(static, cases, by_path), cases, torch_version)
+    return ConfirmResult(merge(static, cases, by_path, all_recompiles), cases, torch_version)
+
+
+def _complete(raw: dict) -> bool:
+    """A module's result worth keeping: it ran, and it was not cancelled halfway."""
+    return not raw.get("error") and not raw.get("cancelled")
+
+
+def default_memory_mb() -> int:
+    """Address space per example process: 3/4 of this machine's memory, at least 4 GB
+    (CPU torch alone maps a few GB)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1024 * 1024)
+    except (AttributeError, ValueError, OSError):
+        return 0
+    return max(4096, total * 3 // 4)
 
 
 def _shared_tmp(executor) -> str | None:
@@ -167,23 +191,35 @@ def _shared_tmp(executor) -> str | None:
     return str(folder)
 
 
-def trace(command: list[str], files, root: Path, static: list[Diagnostic]) -> ConfirmResult:
+def trace(command: list[str], files, root: Path, static: list[Diagnostic], all_recompiles: bool = False) -> ConfirmResult:
     """`tclint trace -- python train.py ...`: run the script (its output passes through) with
     the same capture as `confirm`, then merge with the static findings."""
     python, rest = command[0], command[1:]
     by_path = {str(f.path): f for f in files}
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "result.json"
+        out = Path(tmp) / "result.jsonl"
         cmd = [python, str(RUNNER), "--root", str(root), "--out", str(out), "--trace", *rest]
         try:
             subprocess.run(cmd, cwd=str(Path.cwd()))
         except OSError as exc:
             raw = {"error": "no-interpreter", "message": f"cannot start {python}: {exc}"}
         else:
-            raw = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {
-                "error": "crashed", "message": "the traced process ended without a result"}
+            raw = _trace_result(str(out))
     cases = _cases(Path(rest[0] if rest and rest[0] != "-m" else " ".join(rest[:2])).name, raw, by_path)
-    return ConfirmResult(merge(static, cases, by_path), cases, raw.get("torch_version"))
+    return ConfirmResult(merge(static, cases, by_path, all_recompiles), cases, raw.get("torch_version"))
+
+
+def _trace_result(out: str) -> dict:
+    raw: dict = {"cases": []}
+    for event in read_events(out):
+        kind = event.pop("event", None)
+        if kind == "case":
+            raw["cases"].append(event)
+        elif kind in ("started", "error"):
+            raw.update(event)
+    if not raw["cases"] and "error" not in raw:
+        raw.update(error="crashed", message="the traced process ended without a result")
+    return raw
 
 
 def _cases(module: str, raw: dict, by_path) -> list[CaseResult]:
@@ -213,7 +249,7 @@ def _display(event: dict, by_path) -> dict:
     return event
 
 
-def merge(static: list[Diagnostic], cases: list[CaseResult], by_path) -> list[Diagnostic]:
+def merge(static: list[Diagnostic], cases: list[CaseResult], by_path, all_recompiles: bool = False) -> list[Diagnostic]:
     """Mark predictions confirmed or refuted; add findings for breaks and recompiles no rule predicted.
 
     Every break Dynamo logged counts on its own: a finding is confirmed by a break of a kind
@@ -267,15 +303,14 @@ def merge(static: list[Diagnostic], cases: list[CaseResult], by_path) -> list[Di
     for case in cases:
         for r in case.recompiles:
             key = (r["file"], r["line"])
-            if key in seen_recompiles:
+            described = recompiles.describe(r, f"{case.module}::{case.name}", report_all=all_recompiles)
+            if key in seen_recompiles or described is None:
                 continue
             seen_recompiles.add(key)
-            reasons = "; ".join(x.splitlines()[0] for x in r["reasons"][:3])
+            message, severity = described
             out.append(Diagnostic(
                 path=r["file"], span=Span(r["line"], 1, r["line"], 1), code="TC901", name="dynamo-observed-recompile",
-                severity=Severity.WARNING,
-                message=f"Dynamo recompiled `{r['function']}` in {case.module}::{case.name}: {reasons}",
-                confirmed=True,
+                severity=severity, message=message, confirmed=True,
             ))
     out.sort(key=Diagnostic.sort_key)
     return out

@@ -1,11 +1,17 @@
 """Runs one example module's cases (or a whole script) under Dynamo and writes what happened as JSON.
 
 Started by tclint in a child process, with the user's interpreter:
-    python runner.py --module FILE --root DIR --out OUT.json [--device cpu|cuda|auto]
-                     [--timeout SECONDS] [--sys-path DIR ...]
-    python runner.py --root DIR --out OUT.json --trace SCRIPT.py ARGS...   (or --trace -m MODULE ARGS...)
+    python runner.py --module FILE --root DIR --out OUT.jsonl [--device cpu|cuda|auto]
+                     [--start INDEX] [--memory-mb MB] [--sys-path DIR ...]
+    python runner.py --root DIR --out OUT.jsonl --trace SCRIPT.py ARGS...   (or --trace -m MODULE ARGS...)
 Self-contained on purpose (standard library and torch only), so it works in any
 environment that has torch, whether tclint is installed there or not.
+
+What happens is written to OUT as JSON lines, flushed as it happens ("started", "cases",
+"case-start", "break", "case", "error"), so that the parent, which enforces the time limits
+by killing this process's group, keeps every case that finished and knows which one was
+running. There is no timer in here: SIGALRM does not exist everywhere, and a timer inside
+cannot stop a loop in native code.
 
 For each case of the module's `tclint_examples()` -- `(name, callable, args, kwargs)`, or
 `(name, callable, [(args, kwargs), ...])` for shape variants -- it resets Dynamo, compiles
@@ -13,7 +19,10 @@ the callable with the eager backend, calls it once per variant, and records:
   * every graph break, from a hook on Dynamo's graph-break logging (explain() alone misses
     breaks that close an empty graph), with Gb_type, GB id and the user stack;
   * every recompilation, from Dynamo's guard-failure records;
-  * the project lines the case runs, from one eager call under sys.settrace.
+  * the project lines the case runs, from one eager call under sys.settrace;
+  * a failure of that capture, which makes the case "capture-failed" (never a clean run).
+Under `--trace`, the lines that count as run are those Dynamo traced (a hook on its
+per-line step): lines that ran inside compiled frames, at no cost once compiled.
 """
 from __future__ import annotations
 
@@ -21,12 +30,10 @@ import argparse
 import contextlib
 import importlib.util
 import inspect
-import io
 import json
 import logging
 import os
 import re
-import signal
 import sys
 import time
 import traceback
@@ -36,8 +43,15 @@ _GB_URL = re.compile(r"gb(\d{4})\.html")
 _RESUME = re.compile(r"^torch_dynamo_resume_in_(.+)_at_\d+$")
 
 
-class CaseTimeout(Exception):
-    pass
+class Events:
+    """The JSON-lines result file, one flushed line per event."""
+
+    def __init__(self, path: str):
+        self._fh = open(path, "a", encoding="utf-8")
+
+    def write(self, event: str, **fields) -> None:
+        self._fh.write(json.dumps({"event": event, **fields}) + "\n")
+        self._fh.flush()
 
 
 def _in_root(filename: str, root: str) -> str | None:
@@ -56,14 +70,18 @@ def _frame_name(name: str) -> str:
 
 
 class BreakCollector:
-    def __init__(self, torch, root: str):
+    def __init__(self, torch, root: str, sink: Events | None = None, traced_lines: bool = False):
         from torch._dynamo import symbolic_convert
 
         self.torch = torch
         self.root = root
+        self.sink = sink
         self.events: list[dict] = []
+        self.failures: list[str] = []  # why a break could not be recorded
+        self.traced: dict[str, set[int]] = {}  # project lines Dynamo traced (--trace)
         self._cls = symbolic_convert.InstructionTranslatorBase
         self._original = self._cls.log_graph_break
+        self._original_starts_line = self._cls.starts_line
         self._by_type = self._registry_types()
         collector = self
 
@@ -71,11 +89,23 @@ class BreakCollector:
             try:
                 if not getattr(exc, "logged", False):
                     collector.record(exc)
-            except Exception:  # never disturb Dynamo
-                pass
+            except Exception as error:  # never disturb Dynamo, but never pretend the break did not happen
+                collector.failures.append(f"{type(error).__name__}: {error}"[:500])
             return collector._original(tx, code_options, reason, exc)
 
         self._cls.log_graph_break = log_graph_break
+        if traced_lines:
+            known: dict[str, str | None] = {}
+
+            def starts_line(tx, lineno):
+                name = tx.f_code.co_filename
+                if name not in known:
+                    known[name] = _in_root(name, root)
+                if known[name] is not None:
+                    collector.traced.setdefault(known[name], set()).add(lineno)
+                return collector._original_starts_line(tx, lineno)
+
+            self._cls.starts_line = starts_line
 
     def _registry_types(self) -> dict[str, str]:
         path = os.path.join(os.path.dirname(self.torch._dynamo.__file__), "graph_break_registry.json")
@@ -116,7 +146,7 @@ class BreakCollector:
             path = _in_root(fs.filename, self.root)
             if path is not None:
                 frames.append([path, fs.lineno, _frame_name(fs.name)])
-        self.events.append({
+        event = {
             "gb_type": gb_type,
             "gb_id": gb_id,
             "outer_gb_type": hinted if hinted and hinted != gb_type else None,
@@ -124,10 +154,14 @@ class BreakCollector:
             "file": frames[-1][0] if frames else None,
             "line": frames[-1][1] if frames else None,
             "stack": frames,
-        })
+        }
+        self.events.append(event)
+        if self.sink is not None:  # kept by the parent even if the case never finishes
+            self.sink.write("break", **event)
 
     def close(self) -> None:
         self._cls.log_graph_break = self._original
+        self._cls.starts_line = self._original_starts_line
 
 
 def _to_device(value, device, torch):
@@ -179,11 +213,15 @@ def _executed_lines(fn, args, kwargs, root: str) -> dict[str, list[int]]:
     return {k: sorted(v) for k, v in executed.items()}
 
 
-def _alarm(signum, frame):
-    raise CaseTimeout()
+def _out_of_memory(exc: BaseException) -> bool:
+    return isinstance(exc, MemoryError) or (isinstance(exc, RuntimeError) and "can't allocate memory" in str(exc))
 
 
-def run(module_path: str, root: str, device_name: str, timeout: float) -> dict:
+def _null_output():
+    return contextlib.redirect_stdout(open(os.devnull, "w", encoding="utf-8"))
+
+
+def run(module_path: str, root: str, device_name: str, start: int, events: Events) -> None:
     warnings.simplefilter("ignore")
     logging.getLogger("torch").setLevel(logging.CRITICAL)
     try:
@@ -191,44 +229,60 @@ def run(module_path: str, root: str, device_name: str, timeout: float) -> dict:
         import torch._dynamo
         from torch._dynamo.utils import guard_failures
     except ImportError as exc:
-        return {"error": "torch-missing", "message": str(exc)}
+        return events.write("error", error="torch-missing", message=str(exc))
     device = None
     if device_name == "cuda" or (device_name == "auto" and torch.cuda.is_available()):
         if not torch.cuda.is_available():
-            return {"error": "no-cuda", "message": "--device cuda, but torch.cuda.is_available() is False",
-                    "torch_version": torch.__version__}
+            return events.write("error", error="no-cuda", torch_version=torch.__version__,
+                                message="--device cuda, but torch.cuda.is_available() is False")
         device = torch.device("cuda")
-    result = {"torch_version": torch.__version__, "device": str(device or "cpu"), "cases": []}
+    _warm_up(torch)
+    events.write("started", torch_version=torch.__version__, device=str(device or "cpu"))
     try:
         spec = importlib.util.spec_from_file_location(f"tclint_examples_{abs(hash(module_path))}", module_path)
         module = importlib.util.module_from_spec(spec)
-        with contextlib.redirect_stdout(io.StringIO()):
+        with _null_output():
             spec.loader.exec_module(module)
         factory = module.tclint_examples
         takes_device = bool(inspect.signature(factory).parameters)
     except BaseException as exc:  # the user's module failed to import
-        result["error"] = "import-failed"
-        result["message"] = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-        return result
-    collector = BreakCollector(torch, root)
-    signal.signal(signal.SIGALRM, _alarm)
+        error = "memory" if _out_of_memory(exc) else "import-failed"
+        return events.write("error", error=error, message=_exception_line(exc)[-500:])
+    collector = BreakCollector(torch, root, events)
     try:
-        with contextlib.redirect_stdout(io.StringIO()):
+        with _null_output():
             cases = list(factory(str(device or "cpu")) if takes_device else factory())
-        for index in range(len(cases)):
-            result["cases"].append(_run_case(torch, guard_failures, collector, factory, takes_device,
-                                             index, device, root, timeout))
+        events.write("cases", names=[_variants(c)[0] for c in cases])
+        for index in range(start, len(cases)):
+            events.write("case-start", index=index)
+            events.write("case", **_run_case(torch, guard_failures, collector, factory, takes_device,
+                                             index, device, root))
     except BaseException as exc:
-        result["error"] = "examples-failed"
-        result["message"] = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        events.write("error", error="memory" if _out_of_memory(exc) else "examples-failed",
+                     message=_exception_line(exc))
     finally:
         collector.close()
-    return result
 
 
-def _run_case(torch, guard_failures, collector, factory, takes_device, index, device, root, timeout) -> dict:
+def _warm_up(torch) -> None:
+    """Compile something once, so that the module's and the first case's limits are not spent
+    importing Dynamo (nor the default backend, which `@torch.compile` at import time loads)."""
+    try:
+        with _null_output():
+            torch.compile(lambda x: x + 1, backend="eager")(torch.zeros(1))
+            torch.compile(lambda x: x)
+    except Exception:  # the cases will say what is wrong
+        pass
+    torch._dynamo.reset()
+
+
+def _exception_line(exc: BaseException) -> str:
+    return "".join(traceback.format_exception_only(type(exc), exc)).strip()[:2000]
+
+
+def _run_case(torch, guard_failures, collector, factory, takes_device, index, device, root) -> dict:
     # A fresh set of cases per run: examples may hold state that a run changes.
-    with contextlib.redirect_stdout(io.StringIO()):
+    with _null_output():
         torch.manual_seed(0)
         case = list(factory(str(device or "cpu")) if takes_device else factory())[index]
     name, fn, variants = _variants(case)
@@ -238,40 +292,100 @@ def _run_case(torch, guard_failures, collector, factory, takes_device, index, de
     torch._dynamo.reset()
     guard_failures.clear()
     collector.events = []
+    collector.failures = []
+    calls: list[dict] = []
     started = time.perf_counter()
-    signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
-        with contextlib.redirect_stdout(io.StringIO()):
+        with _null_output():
             compiled = torch.compile(fn, backend="eager")
             for args, kwargs in variants:
+                calls.append(_call_values(fn, args, kwargs))
                 compiled(*args, **kwargs)
             out["executed"] = _executed_lines(fn, variants[0][0], variants[0][1], root)
-    except CaseTimeout:
-        out["status"] = "timeout"
     except BaseException as exc:
-        out["status"] = "raised"
-        tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
-        out["error"] = "".join(tb[-3:]).strip()[-2000:]
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        if _out_of_memory(exc):
+            out["status"], out["error"] = "memory", f"over the memory cap: {_exception_line(exc)}"
+        else:
+            tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
+            out["status"], out["error"] = "raised", "".join(tb[-3:]).strip()[-2000:]
     out["seconds"] = round(time.perf_counter() - started, 3)
     out["breaks"] = list(collector.events)
-    out["recompiles"] = _recompiles(guard_failures, root)
+    out["recompiles"] = _recompiles(guard_failures, root, calls, _recompile_limit(torch))
+    if collector.failures and out["status"] == "ok":
+        out["status"] = "capture-failed"
+        out["error"] = f"a graph break could not be recorded: {collector.failures[0]}"
     return out
 
 
-def _recompiles(guard_failures, root: str) -> list[dict]:
-    """Each project function Dynamo compiled again, with the guard failures that caused it."""
+_COMPILE_ID = re.compile(r"^\s*(\d+/\d+):\s*")
+_SIZE = re.compile(r"tensor '([^']+)' size mismatch at index (\d+)\. expected (\d+), actual (\d+)")
+_RANK = re.compile(r"tensor '([^']+)' rank mismatch\. expected (\d+), actual (\d+)")
+_VALUE = re.compile(r"^(?:L\['([^']+)'\]|([A-Za-z_]\w*)) == (.+?)\s*(?:#.*)?$")
+
+
+def _recompiles(guard_failures, root: str, calls: list[dict] | None = None, limit: int | None = None) -> list[dict]:
+    """Each project function Dynamo compiled again: how often, and what changed, in parts the
+    parent can put into words (`calls`: each call's arguments by name, as short reprs)."""
     found = []
     for code, reasons in guard_failures.items():
         path = _in_root(getattr(code, "co_filename", ""), root)
-        if path is not None and reasons:
-            found.append({"file": path, "line": code.co_firstlineno,
-                          "function": _frame_name(code.co_name), "reasons": [str(r) for r in reasons]})
+        if path is None or not reasons:
+            continue
+        entries, changes = set(), []
+        for reason in map(str, reasons):
+            first = reason.splitlines()[0] if reason else ""
+            m = _COMPILE_ID.match(first)
+            if m:
+                entries.add(m.group(1))
+                first = first[m.end():]
+            change = _change(first.strip(), calls)
+            if change not in changes:
+                changes.append(change)
+        found.append({"file": path, "line": code.co_firstlineno, "function": _frame_name(code.co_name),
+                      "count": max(1, len(entries)), "calls": len(calls) if calls is not None else None,
+                      "limit": limit, "changes": changes[:5], "reasons": [str(r)[:500] for r in reasons[:3]]})
     return found
 
 
-def trace(command: list[str], root: str) -> dict:
+def _change(guard: str, calls: list[dict] | None) -> dict:
+    m = _SIZE.search(guard)
+    if m:
+        return {"kind": "size", "name": m.group(1), "dim": int(m.group(2)), "was": m.group(3), "now": m.group(4)}
+    m = _RANK.search(guard)
+    if m:
+        return {"kind": "rank", "name": m.group(1), "was": m.group(2), "now": m.group(3)}
+    m = _VALUE.match(guard)
+    if m:
+        name, was = m.group(1) or m.group(2), m.group(3).strip()
+        values = [c[name] for c in calls or () if name in c]
+        now = next((v for v in values if v != was), None)
+        return {"kind": "value", "name": name, "was": was, "now": now,
+                "type": next((c.get(f"{name}:type") for c in calls or () if f"{name}:type" in c), None)}
+    return {"kind": "other", "text": guard.split("  #")[0].strip()[:200]}
+
+
+def _recompile_limit(torch) -> int | None:
+    config = torch._dynamo.config
+    limit = getattr(config, "recompile_limit", None) or getattr(config, "cache_size_limit", None)
+    return limit if isinstance(limit, int) else None
+
+
+def _call_values(fn, args, kwargs) -> dict:
+    """Arguments of one call by name, as short reprs (and the type of each Python scalar)."""
+    try:
+        target = fn.forward if not inspect.isfunction(fn) and hasattr(fn, "forward") else fn
+        bound = inspect.signature(target).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return {}
+    out = {}
+    for name, value in bound.arguments.items():
+        if isinstance(value, (bool, int, float, str)) or value is None:
+            out[name] = repr(value)[:40]
+            out[f"{name}:type"] = type(value).__name__
+    return out
+
+
+def trace(command: list[str], root: str, events: Events) -> None:
     """Run a script as `python SCRIPT ARGS` would, recording every break and recompilation."""
     import runpy
 
@@ -280,8 +394,9 @@ def trace(command: list[str], root: str) -> dict:
         import torch._dynamo
         from torch._dynamo.utils import guard_failures
     except ImportError as exc:
-        return {"error": "torch-missing", "message": str(exc)}
-    collector = BreakCollector(torch, root)
+        return events.write("error", error="torch-missing", message=str(exc))
+    events.write("started", torch_version=torch.__version__, device="as the script chooses")
+    collector = BreakCollector(torch, root, traced_lines=True)
     case = {"name": " ".join(command), "status": "ok", "breaks": [], "recompiles": [], "executed": {}}
     started = time.perf_counter()
     try:
@@ -303,8 +418,12 @@ def trace(command: list[str], root: str) -> dict:
         collector.close()
     case["seconds"] = round(time.perf_counter() - started, 3)
     case["breaks"] = list(collector.events)
-    case["recompiles"] = _recompiles(guard_failures, root)
-    return {"torch_version": torch.__version__, "device": "as the script chooses", "cases": [case]}
+    case["recompiles"] = _recompiles(guard_failures, root, None, _recompile_limit(torch))
+    case["executed"] = {path: sorted(lines) for path, lines in collector.traced.items()}
+    if collector.failures and case["status"] == "ok":
+        case["status"] = "capture-failed"
+        case["error"] = f"a graph break could not be recorded: {collector.failures[0]}"
+    events.write("case", **case)
 
 
 def main() -> int:
@@ -314,19 +433,33 @@ def main() -> int:
     p.add_argument("--root", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--device", default="cpu", choices=("cpu", "cuda", "auto"))
-    p.add_argument("--timeout", type=float, default=120.0)
+    p.add_argument("--start", type=int, default=0, help="the first case to run (after a case was stopped)")
+    p.add_argument("--memory-mb", type=int, default=0, help="address-space cap in MB (POSIX); 0: none")
     p.add_argument("--sys-path", action="append", default=[])
     args = p.parse_args()
     for path in reversed(args.sys_path):
         sys.path.insert(0, path)
     sys.dont_write_bytecode = True
+    events = Events(args.out)
+    if args.memory_mb > 0:
+        _cap_memory(args.memory_mb)
     if args.trace:
-        result = trace(args.trace, os.path.realpath(args.root))
+        trace(args.trace, os.path.realpath(args.root), events)
     else:
-        result = run(os.path.realpath(args.module), os.path.realpath(args.root), args.device, args.timeout)
-    with open(args.out, "w", encoding="utf-8") as fh:
-        json.dump(result, fh)
+        run(os.path.realpath(args.module), os.path.realpath(args.root), args.device, args.start, events)
     return 0
+
+
+def _cap_memory(megabytes: int) -> None:
+    try:
+        import resource
+    except ImportError:  # Windows: no address-space limit from here
+        return
+    limit = megabytes * 1024 * 1024
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
 if __name__ == "__main__":
