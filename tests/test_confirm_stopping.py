@@ -174,12 +174,52 @@ def test_ctrl_c_kills_the_running_example(tmp_path):
             return [("forever", forever, (torch.randn(2),), {})]
     """))
     pidfile = tmp_path / "running.pid"
+    # SIGINT as a terminal delivers it (a test run in the background may have it ignored).
     proc = subprocess.Popen([sys.executable, "-m", "tclint.analyzer", "confirm", "--no-cache", "."], cwd=tmp_path,
                             env={**os.environ, "TCLINT_TEST_PIDFILE": str(pidfile)},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 300
     while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     proc.wait(30)  # tclint kills the example's group before it exits
     assert not _alive(int(pidfile.read_text()))
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL as POSIX has it")
+def test_the_example_dies_with_a_killed_tclint(tmp_path):
+    import signal
+    import subprocess
+
+    (tmp_path / "stuck.py").write_text(textwrap.dedent("""
+        import os
+        import subprocess
+        import sys
+
+        import torch
+
+        def forever(x):
+            child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+            with open(os.environ["TCLINT_TEST_PIDFILE"], "w") as fh:
+                fh.write(f"{os.getpid()} {child.pid}")
+            while True:
+                pass
+
+        def tclint_examples():
+            return [("forever", forever, (torch.randn(2),), {})]
+    """))
+    pidfile = tmp_path / "running.pid"
+    proc = subprocess.Popen([sys.executable, "-m", "tclint.analyzer", "confirm", "--no-cache", "."], cwd=tmp_path,
+                            env={**os.environ, "TCLINT_TEST_PIDFILE": str(pidfile)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(30)
+    pids = [int(p) for p in pidfile.read_text().split()]
+    deadline = time.monotonic() + 5
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in pids), "the example outlived tclint"

@@ -81,7 +81,9 @@ def _run_child(cmd: list[str], events: str, cwd: str, timeout: float,
     when the child writes an event that starts or ends one."""
     with tempfile.TemporaryFile() as stderr:
         try:
-            proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
+            # stdin stays open for as long as this process lives: the child exits when it closes.
+            proc = subprocess.Popen([*cmd, "--watch-parent"], cwd=cwd, stdin=subprocess.PIPE,
+                                    stdout=subprocess.DEVNULL, stderr=stderr,
                                     env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, **_own_group())
         except OSError as exc:
             return "no-interpreter", f"cannot start {cmd[0]}: {exc}"
@@ -125,6 +127,8 @@ def _kill_group(proc: subprocess.Popen) -> None:
     except OSError:
         pass
     proc.wait()
+    if proc.stdin is not None:
+        proc.stdin.close()
 
 
 def _exit_reason(code: int) -> str:

@@ -30,6 +30,7 @@ import argparse
 import contextlib
 import importlib.util
 import inspect
+import io
 import json
 import logging
 import os
@@ -217,8 +218,18 @@ def _out_of_memory(exc: BaseException) -> bool:
     return isinstance(exc, MemoryError) or (isinstance(exc, RuntimeError) and "can't allocate memory" in str(exc))
 
 
+class _Discard(io.TextIOBase):
+    """Where the examples' prints go: nowhere (a print of 100 MB costs no memory here)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+
 def _null_output():
-    return contextlib.redirect_stdout(open(os.devnull, "w", encoding="utf-8"))
+    return contextlib.redirect_stdout(_Discard())
 
 
 def run(module_path: str, root: str, device_name: str, start: int, events: Events) -> None:
@@ -436,10 +447,13 @@ def main() -> int:
     p.add_argument("--start", type=int, default=0, help="the first case to run (after a case was stopped)")
     p.add_argument("--memory-mb", type=int, default=0, help="address-space cap in MB (POSIX); 0: none")
     p.add_argument("--sys-path", action="append", default=[])
+    p.add_argument("--watch-parent", action="store_true", help="exit, with this process group, when stdin closes")
     args = p.parse_args()
     for path in reversed(args.sys_path):
         sys.path.insert(0, path)
     sys.dont_write_bytecode = True
+    if args.watch_parent:
+        _die_with_parent()
     events = Events(args.out)
     if args.memory_mb > 0:
         _cap_memory(args.memory_mb)
@@ -448,6 +462,29 @@ def main() -> int:
     else:
         run(os.path.realpath(args.module), os.path.realpath(args.root), args.device, args.start, events)
     return 0
+
+
+def _die_with_parent() -> None:
+    """The parent holds our stdin open; when it dies, the pipe closes and so does this
+    process, with its group (what the example started). The example gets /dev/null as stdin."""
+    import threading
+
+    pipe = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+
+    def watch() -> None:
+        try:
+            while os.read(pipe, 4096):
+                pass
+        except OSError:
+            pass
+        if hasattr(os, "killpg") and os.getpgid(0) == os.getpid():
+            os.killpg(0, 9)
+        os._exit(70)
+
+    threading.Thread(target=watch, daemon=True, name="tclint-parent-watch").start()
 
 
 def _cap_memory(megabytes: int) -> None:
