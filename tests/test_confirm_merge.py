@@ -82,3 +82,12 @@ def test_only_a_case_that_ran_cleanly_refutes(tmp_path):
         assert d.confirmed is None, status
     (d,) = merge(static, [_case(executed=ran)], by_path)
     assert d.confirmed is False and "ran without a break" in d.message
+
+
+def test_a_function_and_its_resume_functions_recompiling_are_one_finding(tmp_path):
+    f, by_path = _setup(tmp_path)
+    value = {"kind": "value", "name": "depth", "was": "0", "now": None, "type": None}
+    recompiles = [{"file": "m.py", "line": line, "function": "f", "count": 2, "calls": 1, "limit": 8,
+                   "changes": [value], "reasons": []} for line in (4, 6)]
+    out = merge([], [CaseResult("m.py", "case", "ok", recompiles=recompiles)], by_path)
+    assert [(d.code, d.line) for d in out] == [("TC901", 4)]

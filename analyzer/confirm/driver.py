@@ -302,7 +302,7 @@ def merge(static: list[Diagnostic], cases: list[CaseResult], by_path, all_recomp
     seen_recompiles = set()
     for case in cases:
         for r in case.recompiles:
-            key = (r["file"], r["line"])
+            key = (r["file"], r["function"])  # a function and its resume functions are one finding
             described = recompiles.describe(r, f"{case.module}::{case.name}", report_all=all_recompiles)
             if key in seen_recompiles or described is None:
                 continue
