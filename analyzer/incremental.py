@@ -17,6 +17,7 @@ random edits of real files).
 from __future__ import annotations
 
 import ast
+import bisect
 import hashlib
 import re
 from collections import OrderedDict
@@ -235,6 +236,8 @@ class _Piece:
     reads: dict[str, dict]  # table -> key -> value read (frozen)
     writes: dict[str, dict]  # table -> key -> value written (_MISSING: deleted; sets: present?)
     part: FileSummary  # what the piece found, lines counted from the piece's first line
+    lines: int  # newlines in the piece's text
+    shifted: tuple[int, FileSummary] | None = None  # (lines down, `part` that many lines down), last used
 
 
 class IncrementalSummarizer:
@@ -244,6 +247,7 @@ class IncrementalSummarizer:
         text does not parse (project.summarize; the server passes its parse pool's)."""
         self._pieces: OrderedDict[str, _Piece] = OrderedDict()
         self._trees: OrderedDict[str, cst.Module | None] = OrderedDict()
+        self._last: dict[tuple, tuple[str, list[str]]] = {}  # document -> its last text and pieces
         self.max_entries = max_entries
         self.whole_file = whole_file or project.summarize
         self.analyzed = 0  # pieces analyzed by the last call (the others were reused)
@@ -252,14 +256,21 @@ class IncrementalSummarizer:
     def summarize(self, text: str, path: str, module: str, is_package: bool) -> FileSummary:
         self.analyzed = 0
         self.whole = True
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return self.whole_file(text, path, module, is_package)  # reports the error
-        sources = _split(tree, text)
+        document = (path, module, is_package)
+        previous = self._last.pop(document, None)
+        sources = _resplit(*previous, text) if previous is not None else None
+        if sources is None:
+            try:
+                tree = ast.parse(text)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return self.whole_file(text, path, module, is_package)  # reports the error
+            sources = _split(tree, text)
         trees = [self._parse(source) for source in sources]
         if any(t is None for t in trees):  # Python accepted it, libcst did not: as the CLI sees it
             return self.whole_file(text, path, module, is_package)
+        self._last[document] = (text, sources)
+        if len(self._last) > 64:
+            self._last.pop(next(iter(self._last)))
         try:
             summary = self._summarize(sources, trees, path, module, is_package)
         except Exception:  # noqa: BLE001 - recursion, or a bug: the whole file reports it as the CLI would
@@ -306,8 +317,10 @@ class IncrementalSummarizer:
             else:
                 self._pieces.move_to_end(key)
             _replay(piece.writes, live)
-            _merge(summary, piece.part, line - 1)
-            line += _line_count(source)
+            if piece.shifted is None or piece.shifted[0] != line - 1:
+                piece.shifted = (line - 1, _shifted(piece.part, line - 1))
+            _merge(summary, piece.shifted[1])
+            line += piece.lines
         return summary
 
     def _analyze(self, tree: cst.Module, path: str, module: str, is_package: bool, rules, live) -> _Piece:
@@ -331,7 +344,8 @@ class IncrementalSummarizer:
         part = analyzer.finish(tree)
         part.functions = {k: v for k, v in recorders["functions"].own.items() if v is not _MISSING}
         return _Piece(tree=tree, reads={n: r.reads for n, r in recorders.items() if r.reads},
-                      writes={n: r.own for n, r in recorders.items() if r.own}, part=part)
+                      writes={n: r.own for n, r in recorders.items() if r.own}, part=part,
+                      lines=_line_count(tree.code))
 
 
 def _key(path: str, module: str, is_package: bool, source: str, nth: int) -> str:
@@ -399,6 +413,49 @@ def _split(tree: ast.Module, text: str) -> list[str]:
     return [text[a:b] for a, b in zip(offsets, offsets[1:])]
 
 
+def _resplit(old: str, pieces: list[str], new: str) -> list[str] | None:
+    """The pieces of `new`, an edit of `old` (cut into `pieces`), re-splitting only the
+    pieces the edit touched; None when that cannot be done safely (the caller splits it all)."""
+    if not pieces:
+        return None
+    limit = min(len(old), len(new))
+    prefix = _longest(lambda n: old[:n] == new[:n], limit)
+    suffix = _longest(lambda n: old[len(old) - n:] == new[len(new) - n:], limit - prefix)
+    starts = [0]
+    for piece in pieces:
+        starts.append(starts[-1] + len(piece))
+    first = max(0, bisect.bisect_right(starts, prefix) - 1)
+    first = min(first, len(pieces) - 1)
+    last = max(first, min(len(pieces) - 1, bisect.bisect_right(starts, len(old) - suffix - 1) - 1))
+    begin, end = starts[first], starts[last + 1] + len(new) - len(old)
+    if end < begin or (end < len(new) and new[end - 1:end] not in ("\n", "\r")):
+        return None  # the edit joined lines across the region's end
+    if (begin and old[begin - 1] == "\r" and new[begin:begin + 1] == "\n") or (
+            new[end - 1:end] == "\r" and new[end:end + 1] == "\n"):
+        return None  # a CR and an LF became one line end
+    region = new[begin:end]
+    try:
+        tree = ast.parse(region)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not tree.body:
+        return None
+    return pieces[:first] + _split(tree, region) + pieces[last + 1:]
+
+
+def _longest(same: Callable[[int], bool], limit: int) -> int:
+    """The largest n <= limit with same(n), for a `same` true up to some n and false after
+    (a binary search of string slices compared at C speed)."""
+    lo, hi = 0, limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if same(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 def _line_count(source: str) -> int:
     return len(_LINE_END.findall(source))
 
@@ -415,20 +472,30 @@ def _shift_fix(fix: Fix | None, by: int) -> Fix | None:
     return Fix(fix.title, tuple(TextEdit(e.path, _shift(e.span, by), e.new_text) for e in fix.edits))
 
 
-def _merge(summary: FileSummary, part: FileSummary, by: int) -> None:
-    """Add a piece's findings to the file's, in statement order, `by` lines further down."""
+def _shifted(part: FileSummary, by: int) -> FileSummary:
+    """A piece's findings `by` lines further down."""
+    out = FileSummary(path=part.path, module=part.module, imports=part.imports, hook_functions=part.hook_functions,
+                      dynamo_config=part.dynamo_config)
     for key, fn in part.functions.items():
-        summary.functions[key] = replace(
+        out.functions[key] = replace(
             fn,
             span=_shift(fn.span, by),
             calls=[replace(c, span=_shift(c.span, by)) for c in fn.calls],
             candidates=[replace(c, span=_shift(c.span, by), fix=_shift_fix(c.fix, by)) for c in fn.candidates],
         )
-    for key, cls in part.classes.items():
-        summary.classes[key] = replace(cls, span=_shift(cls.span, by))
+    out.classes = {key: replace(cls, span=_shift(cls.span, by)) for key, cls in part.classes.items()}
+    out.compile_sites = [replace(s, span=_shift(s.span, by)) for s in part.compile_sites]
+    out.module_candidates = [replace(c, span=_shift(c.span, by), fix=_shift_fix(c.fix, by))
+                             for c in part.module_candidates]
+    return out
+
+
+def _merge(summary: FileSummary, part: FileSummary) -> None:
+    """Add a piece's findings (in place) to the file's, in statement order."""
+    summary.functions.update(part.functions)
+    summary.classes.update(part.classes)
     summary.imports.update(part.imports)
-    summary.compile_sites.extend(replace(s, span=_shift(s.span, by)) for s in part.compile_sites)
+    summary.compile_sites.extend(part.compile_sites)
     summary.hook_functions.extend(part.hook_functions)
-    summary.module_candidates.extend(
-        replace(c, span=_shift(c.span, by), fix=_shift_fix(c.fix, by)) for c in part.module_candidates)
+    summary.module_candidates.extend(part.module_candidates)
     summary.dynamo_config.update(part.dynamo_config)
