@@ -393,6 +393,10 @@ def create_server() -> TclintLanguageServer:
     def code_action(ls: TclintLanguageServer, params: types.CodeActionParams):
         return ls.code_actions_for(params)
 
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["[", ",", " "]))
+    def completion(ls: TclintLanguageServer, params: types.CompletionParams):
+        return ls.completion_at(params)
+
     @server.command(actions_mod.OPEN_DOC_COMMAND)
     async def open_documentation(ls: TclintLanguageServer, *args: Any) -> bool:
         url = args[0] if args else None

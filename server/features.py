@@ -1,6 +1,7 @@
-"""The features a client asks for about one document: pulled diagnostics, hover and code
-actions. They answer from the last applied run and never wait for the analysis thread,
-except a diagnostic pull, which waits for the run covering the current text.
+"""The features a client asks for about one document: pulled diagnostics, hover, code
+actions and the completion of suppression comments. They answer from the last applied run
+and never wait for the analysis thread, except a diagnostic pull, which waits for the run
+covering the current text.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from lsprotocol import types
 from tclint.server import code_actions as actions_mod
 from tclint.server import conversions
 from tclint.server.hover import build_hover, contains, rule_hover, suppression_code_at
+from tclint.server.suppression_completion import completion_items
 
 PULL_WAIT_S = 60.0
 
@@ -104,4 +106,20 @@ class Features:
             ) or None
         except Exception:  # noqa: BLE001
             self.log(f"tclint: code actions failed:\n{traceback.format_exc()}", types.MessageType.Error)
+            return None
+
+    def completion_at(self, params: types.CompletionParams) -> list[types.CompletionItem] | None:
+        uri, pos = params.text_document.uri, params.position
+        try:
+            lines = self.document_lines(uri)
+            line = lines[pos.line] if pos.line < len(lines) else ""
+            before = line[:conversions.code_points(line, pos.character, self.encoding)]
+            # A comment on a line of its own suppresses the line below it.
+            below = pos.line + 1 if line.lstrip().startswith("#") else None
+            res = self.results.get(uri)
+            codes = [d.code for d, lsp in zip(res.findings, res.lsp)
+                     if lsp.range.start.line in (pos.line, below)] if res is not None else []
+            return completion_items(before, codes)
+        except Exception:  # noqa: BLE001
+            self.log(f"tclint: completion failed:\n{traceback.format_exc()}", types.MessageType.Error)
             return None
