@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import hashlib
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, replace
@@ -240,15 +239,23 @@ class _Piece:
     shifted: tuple[int, FileSummary] | None = None  # (lines down, `part` that many lines down), last used
 
 
+@dataclass
+class _Document:
+    """What the summarizer keeps of a document: its last text that parsed, and its pieces."""
+
+    text: str
+    sources: list[str]
+    pieces: dict[tuple[str, int], _Piece]  # (text, occurrence of that text) -> piece
+
+
 class IncrementalSummarizer:
-    def __init__(self, max_entries: int = 8192,
+    def __init__(self, max_documents: int = 64,
                  whole_file: Callable[[str, str, str, bool], FileSummary] | None = None):
         """`whole_file(text, path, module, is_package)`: the whole-file summary, used when the
-        text does not parse (project.summarize; the server passes its parse pool's)."""
-        self._pieces: OrderedDict[str, _Piece] = OrderedDict()
-        self._trees: OrderedDict[str, cst.Module | None] = OrderedDict()
-        self._last: dict[tuple, tuple[str, list[str]]] = {}  # document -> its last text and pieces
-        self.max_entries = max_entries
+        text does not parse (project.summarize by default). Only the pieces of each
+        document's latest version are kept, for the `max_documents` used last."""
+        self._documents: OrderedDict[tuple, _Document] = OrderedDict()
+        self.max_documents = max_documents
         self.whole_file = whole_file or project.summarize
         self.analyzed = 0  # pieces analyzed by the last call (the others were reused)
         self.whole = False  # whether the last call analyzed the whole file at once
@@ -256,45 +263,35 @@ class IncrementalSummarizer:
     def summarize(self, text: str, path: str, module: str, is_package: bool) -> FileSummary:
         self.analyzed = 0
         self.whole = True
-        document = (path, module, is_package)
-        previous = self._last.pop(document, None)
-        sources = _resplit(*previous, text) if previous is not None else None
+        key = (path, module, is_package)
+        previous = self._documents.get(key)
+        sources = _resplit(previous.text, previous.sources, text) if previous is not None else None
         if sources is None:
             try:
                 tree = ast.parse(text)
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 return self.whole_file(text, path, module, is_package)  # reports the error
             sources = _split(tree, text)
-        trees = [self._parse(source) for source in sources]
+        known = {source: piece.tree for (source, _), piece in previous.pieces.items()} if previous else {}
+        trees = [known[source] if source in known else _parse(source) for source in sources]
         if any(t is None for t in trees):  # Python accepted it, libcst did not: as the CLI sees it
             return self.whole_file(text, path, module, is_package)
-        self._last[document] = (text, sources)
-        if len(self._last) > 64:
-            self._last.pop(next(iter(self._last)))
+        pieces: dict[tuple[str, int], _Piece] = {}
         try:
-            summary = self._summarize(sources, trees, path, module, is_package)
+            summary = self._summarize(sources, trees, path, module, is_package,
+                                      previous.pieces if previous else {}, pieces)
         except Exception:  # noqa: BLE001 - recursion, or a bug: the whole file reports it as the CLI would
             return project.summarize(text, path, module, is_package)
+        self._documents[key] = _Document(text, sources, pieces)
+        self._documents.move_to_end(key)
+        if len(self._documents) > self.max_documents:
+            self._documents.popitem(last=False)
         summary.suppressions = find_suppressions(text)
         self.whole = False
         return summary
 
-    def _parse(self, source: str) -> cst.Module | None:
-        tree = self._trees.get(source, _MISSING)
-        if tree is _MISSING:
-            try:
-                tree = cst.parse_module(source)
-            except (cst.ParserSyntaxError, RecursionError):
-                tree = None
-            self._trees[source] = tree
-            if len(self._trees) > self.max_entries:
-                self._trees.popitem(last=False)
-        else:
-            self._trees.move_to_end(source)
-        return tree
-
     def _summarize(self, sources: list[str], trees: list[cst.Module], path: str, module: str,
-                   is_package: bool) -> FileSummary:
+                   is_package: bool, before: dict, pieces: dict) -> FileSummary:
         rules = visitor_rules()
         # The file's imports, definitions and compiled definitions, known before the first
         # statement is read: the analyzer's own prescan of the whole module.
@@ -305,17 +302,12 @@ class IncrementalSummarizer:
         seen: dict[str, int] = {}
         line = 1
         for source, tree in zip(sources, trees):
-            nth = seen[source] = seen.get(source, -1) + 1
-            key = _key(path, module, is_package, source, nth)
-            piece = self._pieces.get(key)
-            if piece is None or piece.tree is not tree or not _still_holds(piece.reads, live):
+            seen[source] = seen.get(source, -1) + 1
+            piece = before.get((source, seen[source]))
+            if piece is None or not _still_holds(piece.reads, live):
                 piece = self._analyze(tree, path, module, is_package, rules, live)
-                self._pieces[key] = piece
                 self.analyzed += 1
-                if len(self._pieces) > self.max_entries:
-                    self._pieces.popitem(last=False)
-            else:
-                self._pieces.move_to_end(key)
+            pieces[(source, seen[source])] = piece
             _replay(piece.writes, live)
             if piece.shifted is None or piece.shifted[0] != line - 1:
                 piece.shifted = (line - 1, _shifted(piece.part, line - 1))
@@ -348,11 +340,11 @@ class IncrementalSummarizer:
                       lines=_line_count(tree.code))
 
 
-def _key(path: str, module: str, is_package: bool, source: str, nth: int) -> str:
-    h = hashlib.blake2b(digest_size=16)
-    h.update(f"{path}\0{module}\0{is_package}\0{nth}\0".encode())
-    h.update(source.encode("utf-8", "surrogatepass"))
-    return h.hexdigest()
+def _parse(source: str) -> cst.Module | None:
+    try:
+        return cst.parse_module(source)
+    except (cst.ParserSyntaxError, RecursionError):
+        return None
 
 
 def _copy(table):

@@ -147,3 +147,11 @@ def test_syntax_error_and_its_repair():
     assert summary == summarize(broken, "f.py", "f", False)
     assert summary.syntax_error is not None
     assert inc.summarize(MODULE, "f.py", "f", False) == summarize(MODULE, "f.py", "f", False)
+
+
+def test_only_the_latest_version_of_a_document_is_kept():
+    inc = IncrementalSummarizer()
+    for i in range(30):
+        inc.summarize(MODULE.replace(".item()", f".item() + {i}"), "f.py", "f", False)
+    (document,) = inc._documents.values()
+    assert len(document.pieces) == 5  # one per top-level statement, none of the edited versions
