@@ -470,8 +470,6 @@ async def bench_server(name: str, cmd: list[str], docs: dict[str, tuple[Path, st
                         lat.append(1000 * (pub.t - sent))
                 res.lat[f"{label}:{kind}"], res.timeouts[f"{label}:{kind}"] = lat, timeouts
 
-        if args.hovers > 0:
-            await hover_while_busy(client, open_docs, docs, workspace, args, res)
 
         doc = next((d for d in (open_docs.get("large"), open_docs.get("small")) if d and "def" in d.sites), None)
         if args.quick_edits > 0 and doc is not None:
@@ -493,6 +491,8 @@ async def bench_server(name: str, cmd: list[str], docs: dict[str, tuple[Path, st
                 res.flood_ms = 1000 * (pub.t - sent)
             res.flood_publishes = client.mark(doc.uri) - mark
             res.rss_after = rss_tree_kb(proc.pid)
+        if args.hovers > 0:  # last: the copy it opens would count in the RSS after the edits
+            await hover_while_busy(client, open_docs, docs, workspace, args, res)
         res.versioned = any(pub.version is not None for pubs in client.publishes.values() for pub in pubs)
     except Exception as exc:  # noqa: BLE001 - a benchmark reports, it does not fail
         res.failed = f"{type(exc).__name__}: {exc}".strip()
