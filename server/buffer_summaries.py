@@ -27,6 +27,7 @@ class BufferSummaries:
         return self.pool.call(summarize_in_worker, (text, path, module, is_package), path)
 
 
+WORKER_DOCUMENTS = 8
 _WORKER_STATE: dict[str, Any] = {}
 
 
@@ -36,5 +37,6 @@ def summarize_in_worker(job: tuple[str, str, str, bool]) -> Any:
     if summarizer is None:
         from tclint.analyzer.incremental import IncrementalSummarizer
 
-        summarizer = _WORKER_STATE["summarizer"] = IncrementalSummarizer()
+        # Big documents only, whose syntax trees take tens of MB each: keep the last few.
+        summarizer = _WORKER_STATE["summarizer"] = IncrementalSummarizer(max_documents=WORKER_DOCUMENTS)
     return summarizer.summarize(*job)
