@@ -7,6 +7,7 @@ only if something needs them.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import libcst as cst
@@ -54,6 +55,19 @@ def _decorator_target(dec: cst.Decorator) -> cst.BaseExpression:
     return expr.func if isinstance(expr, cst.Call) else expr
 
 
+@functools.cache
+def _node_hooks(rule_class: type) -> tuple[tuple[str, type], ...]:
+    """A rule class's visit_/leave_ methods and their node types, looked up once: the
+    incremental summarizer makes an analyzer per top-level statement, and dir() is slow."""
+    hooks = []
+    for attr in dir(rule_class):
+        if attr.startswith(("visit_", "leave_")):
+            node_type = getattr(cst, attr.split("_", 1)[1], None)
+            if node_type is not None:
+                hooks.append((attr, node_type))
+    return tuple(hooks)
+
+
 def _node_span(rng) -> Span:
     return Span(rng.start.line, rng.start.column + 1, rng.end.line, rng.end.column + 1)
 
@@ -94,14 +108,10 @@ class FileAnalyzer(cst.CSTVisitor):
         self._module_visit: dict[type, list] = {}
         self._module_leave: dict[type, list] = {}
         for rule in self.rules:
-            for attr in dir(rule):
-                if attr.startswith(("visit_", "leave_")):
-                    node_type = getattr(cst, attr.split("_", 1)[1], None)
-                    if node_type is None:
-                        continue
-                    table = (self._visit if attr[0] == "v" else self._leave) if rule.scope == "function" else (
-                        self._module_visit if attr[0] == "v" else self._module_leave)
-                    table.setdefault(node_type, []).append(getattr(rule, attr))
+            for attr, node_type in _node_hooks(type(rule)):
+                table = (self._visit if attr[0] == "v" else self._leave) if rule.scope == "function" else (
+                    self._module_visit if attr[0] == "v" else self._module_leave)
+                table.setdefault(node_type, []).append(getattr(rule, attr))
 
     # -- reporting ---------------------------------------------------------------
     @property
@@ -820,7 +830,7 @@ class _AttributeScan:
                 if qual.startswith("torch.nn.") and qual.rsplit(".", 1)[1][:1].isupper():
                     return tf.TENSOR if qual.rsplit(".", 1)[1] in api.NN_TENSOR_CLASSES else tf.MODULE
                 name = qual.rsplit(".", 1)[1]
-                if qual.rsplit(".", 1)[0] in facts.imports.aliases.values() or qual.startswith(facts.module):
+                if facts.imports.binds(qual.rsplit(".", 1)[0]) or qual.startswith(facts.module):
                     if name[:1].isupper() and qual.rsplit(".", 1)[0] not in ("torch",):
                         return tf.MODULE if not name.endswith(("Config", "Tensor")) else tf.STATIC
             k = facts.kind(value)

@@ -80,6 +80,14 @@ class ImportTable:
         self.aliases.update(bound)
         return bound
 
+    def local_name(self, qualified: str) -> str | None:
+        """The first name bound to `qualified` (`th` after `import torch as th`)."""
+        return next((local for local, qual in self.aliases.items() if qual == qualified), None)
+
+    def binds(self, qualified: str) -> bool:
+        """Whether some name is bound to `qualified`."""
+        return qualified in self.aliases.values()
+
     def qualify(self, dotted: str) -> str | None:
         """Qualified name of a dotted expression, through the import aliases."""
         head, _, rest = dotted.partition(".")

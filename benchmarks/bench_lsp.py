@@ -3,6 +3,7 @@
 Usage:
     python benchmarks/bench_lsp.py [--servers tclint,fixit,ruff] [--edits N] [--quick-edits N]
                                    [--python-for-corpora PY] [--large-file PATH] [--small-file PATH]
+                                   [--functional-file PATH|none] [--hovers N]
                                    [--tclint EXE] [--fixit EXE] [--ruff EXE] [--timeout S]
 
 Each server is spawned over stdio and driven by a small JSON-RPC client written here
@@ -11,14 +12,18 @@ Each server is spawned over stdio and driven by a small JSON-RPC client written 
 server, one after the other in the same run:
 
 - start: spawn -> `initialize` response, and spawn -> `initialized` sent;
-- open: `didOpen` of the large file -> its first `publishDiagnostics`;
-- latency: `didChange` -> the next `publishDiagnostics` for that document (one whose
-  `version`, when the server sends one, is the edited one), p50 and p95 over --edits
-  edits, on a large real model file (transformers' seamless_m4t modeling file) and on a
-  ~100-line one. Each edit rewrites one line of a function body, alternately appending and
-  removing ` + 0`; incremental sync when the server asks for it, full text otherwise.
-  A server that publishes nothing within --timeout is counted as a timeout;
-- RSS (VmRSS of the server and its child processes) after opening both files, and after
+- open: `didOpen` of each file -> its first `publishDiagnostics` (first open);
+- latency per edit kind: `didChange` -> the next `publishDiagnostics` for that document (one
+  whose `version`, when the server sends one, is the edited one), p50 and p95 over --edits
+  edits of each kind, on a large real model file (transformers' seamless_m4t modeling file),
+  on torch/nn/functional.py and on a ~100-line one. The kinds (see `edit_sites`): inside a
+  def, in the import block, a module-level assignment, a class attribute, a decorator added
+  to a function; each edit toggles one line, so the text ends as it began. Incremental sync
+  when the server asks for it, full text otherwise. A server that publishes nothing within
+  --timeout is counted as a timeout;
+- hover while busy: `textDocument/hover` on a finding of the small file, back to back (up
+  to --hovers), while the server analyzes a first open of a copy of the biggest file;
+- RSS (VmRSS of the server and its child processes) after opening the files, and after
   --quick-edits edits of the large file sent back to back, once the final version's
   diagnostics arrived.
 
@@ -131,6 +136,54 @@ def edit_line(text: str) -> int | None:
     return min(sorted(set(candidates)), key=lambda i: abs(i - middle))
 
 
+EDIT_KINDS = ("def", "import", "module", "class", "decorator")
+
+
+def _whole_line(lines: list[str], node: ast.stmt) -> bool:
+    """A one-line statement that ends its line with its expression (no comment, no `;`)."""
+    if node.lineno != node.end_lineno:
+        return False
+    line = lines[node.lineno - 1]
+    return "#" not in line and ";" not in line and line.rstrip() == line[: node.end_col_offset]
+
+
+def edit_sites(text: str) -> dict[str, tuple[int, str]]:
+    """Per edit kind, a line (0-based) and what it becomes; each edit toggles between the two.
+
+    def: ` + 0` on an assignment in a function body (edit_line); import: `; import os` after
+    an import of the import block; module: ` or None` on a module-level assignment (a value
+    functions may read); class: ` or None` on a class attribute; decorator: `@torch.compile`
+    added above a top-level function (a method when there is none)."""
+    sites: dict[str, tuple[int, str]] = {}
+    lines = text.split("\n")
+    line = edit_line(text)
+    if line is not None:
+        sites["def"] = (line, lines[line] + " + 0")
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return sites
+    for stmt in tree.body:
+        if ("import" not in sites and isinstance(stmt, (ast.Import, ast.ImportFrom)) and _whole_line(lines, stmt)
+                and not (isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__")):
+            sites["import"] = (stmt.lineno - 1, lines[stmt.lineno - 1] + "; import os")
+        elif "module" not in sites and isinstance(stmt, ast.Assign) and _whole_line(lines, stmt):
+            sites["module"] = (stmt.lineno - 1, lines[stmt.lineno - 1] + " or None")
+        elif "class" not in sites and isinstance(stmt, ast.ClassDef):
+            for inner in stmt.body:
+                if isinstance(inner, ast.Assign) and _whole_line(lines, inner):
+                    sites["class"] = (inner.lineno - 1, lines[inner.lineno - 1] + " or None")
+                    break
+    functions = [s for s in tree.body if isinstance(s, ast.FunctionDef) and not s.decorator_list]
+    methods = [m for c in tree.body if isinstance(c, ast.ClassDef) for m in c.body
+               if isinstance(m, ast.FunctionDef) and not m.decorator_list]
+    for fn in (functions or methods)[len(functions or methods) // 2:][:1]:
+        original = lines[fn.lineno - 1]
+        indent = original[: len(original) - len(original.lstrip())]
+        sites["decorator"] = (fn.lineno - 1, f"{indent}@torch.compile\n{original}")
+    return {kind: sites[kind] for kind in EDIT_KINDS if kind in sites}
+
+
 # -- process memory -------------------------------------------------------------------
 def rss_tree_kb(pid: int) -> tuple[int, int] | None:
     """(VmRSS in kB, process count) of pid and all its descendants (None when /proc cannot tell)."""
@@ -170,6 +223,7 @@ class Publish:
     t: float
     version: int | None
     count: int
+    first: dict | None = None  # the first diagnostic's start position
 
 
 class Client:
@@ -231,7 +285,9 @@ class Client:
         if method == "textDocument/publishDiagnostics":
             params = msg.get("params") or {}
             uri = params.get("uri", "")
-            pub = Publish(now, params.get("version"), len(params.get("diagnostics") or []))
+            diags = params.get("diagnostics") or []
+            first = diags[0].get("range", {}).get("start") if diags and isinstance(diags[0], dict) else None
+            pub = Publish(now, params.get("version"), len(diags), first)
             seq = len(self.publishes.setdefault(uri, []))
             self.publishes[uri].append(pub)
             for waiter in list(self.waiters):
@@ -285,25 +341,30 @@ def utf16_len(s: str) -> int:
 
 
 class Doc:
-    def __init__(self, path: Path, text: str, line: int) -> None:
+    def __init__(self, path: Path, text: str, sites: dict[str, tuple[int, str]]) -> None:
         self.uri = path.as_uri()
         self.lines = text.split("\n")
-        self.line = line
-        self.base = self.lines[line]
+        self.sites = sites
+        self.base = {kind: self.lines[line] for kind, (line, _) in sites.items()}
         self.version = 1
 
     def text(self) -> str:
         return "\n".join(self.lines)
 
-    def next_change(self, incremental: bool) -> dict:
-        """Toggle ` + 0` at the end of the edited line; returns didChange params."""
-        old = self.lines[self.line]
-        new = self.base + " + 0" if old == self.base else self.base
-        self.lines[self.line] = new
+    def at_base(self, kind: str) -> bool:
+        return self.lines[self.sites[kind][0]] == self.base[kind]
+
+    def next_change(self, incremental: bool, kind: str = "def") -> dict:
+        """Toggle the `kind` edit (see edit_sites); returns didChange params."""
+        line, other = self.sites[kind]
+        old = self.lines[line]
+        new = other if old == self.base[kind] else self.base[kind]
+        self.lines[line] = new
         self.version += 1
         if incremental:
-            change = {"range": {"start": {"line": self.line, "character": 0},
-                                "end": {"line": self.line, "character": utf16_len(old)}},
+            last = old.split("\n")
+            change = {"range": {"start": {"line": line, "character": 0},
+                                "end": {"line": line + len(last) - 1, "character": utf16_len(last[-1])}},
                       "text": new}
         else:
             change = {"text": self.text()}
@@ -327,6 +388,7 @@ class Result:
     flood_publishes: int | None = None
     sync: str = ""
     failed: str = ""
+    busy_ms: float | None = None
 
 
 CAPABILITIES = {
@@ -340,7 +402,7 @@ CAPABILITIES = {
 }
 
 
-async def bench_server(name: str, cmd: list[str], docs: dict[str, tuple[Path, str, int]], workspace: Path,
+async def bench_server(name: str, cmd: list[str], docs: dict[str, tuple[Path, str, dict]], workspace: Path,
                        args: argparse.Namespace, init_options: dict | None) -> Result:
     res = Result(name)
     stderr_file = tempfile.TemporaryFile()
@@ -379,8 +441,8 @@ async def bench_server(name: str, cmd: list[str], docs: dict[str, tuple[Path, st
         res.sync = {0: "none", 1: "full", 2: "incremental"}.get(kind, str(kind))
 
         open_docs: dict[str, Doc] = {}
-        for label, (path, text, line) in docs.items():
-            doc = Doc(path, text, line)
+        for label, (path, text, sites) in docs.items():
+            doc = Doc(path, text, sites)
             open_docs[label] = doc
             mark = client.mark(doc.uri)
             sent = time.perf_counter()
@@ -392,20 +454,24 @@ async def bench_server(name: str, cmd: list[str], docs: dict[str, tuple[Path, st
         res.rss_before = rss_tree_kb(proc.pid)
 
         for label, doc in open_docs.items():
-            lat, timeouts = [], 0
-            for _ in range(args.edits):
-                params = doc.next_change(incremental)
-                mark = client.mark(doc.uri)
-                sent = time.perf_counter()
-                await client.notify("textDocument/didChange", params)
-                pub = await client.wait_publish(doc.uri, doc.version, mark, args.timeout)
-                if pub is None:
-                    timeouts += 1
-                else:
-                    lat.append(1000 * (pub.t - sent))
-            res.lat[label], res.timeouts[label] = lat, timeouts
+            for kind in doc.sites:
+                lat, timeouts = [], 0
+                for i in range(args.edits + args.edits % 2):  # an even count: the text ends as it began
+                    params = doc.next_change(incremental, kind)
+                    mark = client.mark(doc.uri)
+                    sent = time.perf_counter()
+                    await client.notify("textDocument/didChange", params)
+                    pub = await client.wait_publish(doc.uri, doc.version, mark, args.timeout)
+                    if i >= args.edits:
+                        continue
+                    if pub is None:
+                        timeouts += 1
+                    else:
+                        lat.append(1000 * (pub.t - sent))
+                res.lat[f"{label}:{kind}"], res.timeouts[f"{label}:{kind}"] = lat, timeouts
 
-        doc = open_docs.get("large") or open_docs.get("small")
+
+        doc = next((d for d in (open_docs.get("large"), open_docs.get("small")) if d and "def" in d.sites), None)
         if args.quick_edits > 0 and doc is not None:
             mark = client.mark(doc.uri)
             for _ in range(args.quick_edits):
@@ -425,6 +491,8 @@ async def bench_server(name: str, cmd: list[str], docs: dict[str, tuple[Path, st
                 res.flood_ms = 1000 * (pub.t - sent)
             res.flood_publishes = client.mark(doc.uri) - mark
             res.rss_after = rss_tree_kb(proc.pid)
+        if args.hovers > 0:  # last: the copy it opens would count in the RSS after the edits
+            await hover_while_busy(client, open_docs, docs, workspace, args, res)
         res.versioned = any(pub.version is not None for pubs in client.publishes.values() for pub in pubs)
     except Exception as exc:  # noqa: BLE001 - a benchmark reports, it does not fail
         res.failed = f"{type(exc).__name__}: {exc}".strip()
@@ -448,6 +516,47 @@ async def bench_server(name: str, cmd: list[str], docs: dict[str, tuple[Path, st
     return res
 
 
+async def hover_while_busy(client: Client, open_docs: dict[str, Doc], docs: dict, workspace: Path,
+                           args: argparse.Namespace, res: Result) -> None:
+    """Hover on a finding of the small document, back to back, while the server analyzes a
+    copy of the biggest file that it has never seen (a first open)."""
+    small = open_docs.get("small")
+    pubs = client.publishes.get(small.uri, []) if small else []
+    where = next((p.first for p in reversed(pubs) if p.first), None) or {"line": 0, "character": 0}
+    big = max(docs, key=lambda label: len(docs[label][1]))
+    if small is None or big == "small":
+        res.note += "hover during analysis: needs the small file and a big one; "
+        return
+    copy = workspace / "busy_copy.py"
+    text = docs[big][1] + "\n"  # not a text the server has seen
+    copy.write_text(text, encoding="utf-8")
+    mark = client.mark(copy.as_uri())
+    opened = time.perf_counter()
+    await client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": copy.as_uri(), "languageId": "python", "version": 1, "text": text}})
+    busy = asyncio.ensure_future(client.wait_publish(copy.as_uri(), 1, mark, args.timeout * 4))
+    params = {"textDocument": {"uri": small.uri}, "position": where}
+    lat = []
+    for _ in range(args.hovers):
+        if busy.done():
+            break
+        sent = time.perf_counter()
+        try:
+            await client.request("textDocument/hover", params, timeout=args.timeout)
+        except asyncio.TimeoutError:
+            res.timeouts["hover"] = res.timeouts.get("hover", 0) + 1
+            continue
+        except RuntimeError:  # an LSP error answers too
+            pass
+        if not busy.done():
+            lat.append(1000 * (time.perf_counter() - sent))
+        await asyncio.sleep(0.01)
+    pub = await busy
+    res.lat["hover"] = lat
+    res.busy_ms = None if pub is None else 1000 * (pub.t - opened)
+    await client.notify("textDocument/didClose", {"textDocument": {"uri": copy.as_uri()}})
+
+
 # -- report -------------------------------------------------------------------------------
 def pct(values: list[float], q: float) -> float | None:
     if not values:
@@ -466,34 +575,42 @@ def mb(rss: tuple[int, int] | None) -> str:
 
 
 def print_table(results: list[Result], edits: int, quick: int, verbose: bool = False) -> None:
-    head = (f"{'server':8s} {'start ms':>9s} {'open ms':>8s} {'p50 large':>10s} {'p95 large':>10s} "
-            f"{'p50 small':>10s} {'p95 small':>10s} {'RSS MB before':>14s} {'RSS MB after':>13s} {'flood ms':>9s}")
+    head = (f"{'server':8s} {'start ms':>9s} {'RSS MB before':>14s} {'RSS MB after':>13s} {'flood ms':>9s} "
+            f"{'hover p50':>10s} {'hover p95':>10s} {'busy open ms':>13s}")
     print("\n" + head)
     print("-" * len(head))
     for r in results:
         if r.failed and r.init_ms is None:
             print(f"{r.name:8s} {r.failed}")
             continue
-        large, small = r.lat.get("large", []), r.lat.get("small", [])
-        print(f"{r.name:8s} {fmt(r.init_ms):>9s} {fmt(r.open_ms.get('large')):>8s} "
-              f"{fmt(pct(large, 50)):>10s} {fmt(pct(large, 95)):>10s} {fmt(pct(small, 50)):>10s} {fmt(pct(small, 95)):>10s} "
-              f"{mb(r.rss_before):>14s} {mb(r.rss_after):>13s} {fmt(r.flood_ms):>9s}")
-    print(f"\nstart: spawn -> initialize response; open: didOpen(large) -> first diagnostics; p50/p95: didChange -> "
-          f"publishDiagnostics over {edits} edits; RSS: server + children after opening, and after {quick} quick edits "
-          f"(flood ms: last of them sent -> its diagnostics).")
+        hover = r.lat.get("hover", [])
+        print(f"{r.name:8s} {fmt(r.init_ms):>9s} {mb(r.rss_before):>14s} {mb(r.rss_after):>13s} {fmt(r.flood_ms):>9s} "
+              f"{fmt(pct(hover, 50)):>10s} {fmt(pct(hover, 95)):>10s} {fmt(r.busy_ms):>13s}")
+    head = f"{'server':8s} {'file':11s} {'open ms':>8s} " + " ".join(f"{k + ' p50/p95':>20s}" for k in EDIT_KINDS)
+    print("\n" + head)
+    print("-" * len(head))
+    for r in results:
+        for label in r.open_ms:
+            cells = []
+            for kind in EDIT_KINDS:
+                values = r.lat.get(f"{label}:{kind}")
+                lost = r.timeouts.get(f"{label}:{kind}", 0)
+                cell = "-" if values is None else f"{fmt(pct(values, 50))}/{fmt(pct(values, 95))}"
+                cells.append(f"{cell + (f' ({lost} t/o)' if lost else ''):>20s}")
+            print(f"{r.name:8s} {label:11s} {fmt(r.open_ms.get(label)):>8s} " + " ".join(cells))
+    print(f"\nstart: spawn -> initialize response; open: didOpen -> first diagnostics; per edit kind, didChange -> "
+          f"publishDiagnostics in ms over {edits} edits (t/o: none within the timeout; see edit_sites for the kinds); "
+          f"RSS: server + children after opening, and after {quick} quick edits (flood ms: last of them sent -> its "
+          f"diagnostics); hover: textDocument/hover on a finding of the small file while the server analyzes a "
+          f"first open of a copy of the biggest file (busy open ms: that open -> its diagnostics).")
     for r in results:
         bits = []
         if r.initialized_ms is not None:
             bits.append(f"initialized sent at {r.initialized_ms:.0f} ms")
         if r.sync:
             bits.append(f"sync {r.sync}")
-        for label in ("large", "small"):
-            if r.lat.get(label):
-                bits.append(f"{label} min/max {min(r.lat[label]):.0f}/{max(r.lat[label]):.0f} ms")
-            if r.timeouts.get(label):
-                bits.append(f"{r.timeouts[label]}/{edits} {label} edits timed out")
-        if r.open_ms.get("small") is not None:
-            bits.append(f"open small {r.open_ms['small']:.0f} ms")
+        if "hover" in r.lat:
+            bits.append(f"{len(r.lat['hover'])} hovers during the busy open")
         procs = sorted({rss[1] for rss in (r.rss_before, r.rss_after) if rss})
         if procs:
             bits.append(f"RSS over {'/'.join(map(str, procs))} process(es)")
@@ -511,8 +628,8 @@ def print_table(results: list[Result], edits: int, quick: int, verbose: bool = F
 
 
 def tool_path(name: str, explicit: str | None, extra_dirs: list[Path]) -> str | None:
-    if explicit:
-        return explicit if Path(explicit).exists() or shutil.which(explicit) else None
+    if explicit:  # absolute: servers run in the benchmark's workspace
+        return str(Path(explicit).absolute()) if Path(explicit).exists() else shutil.which(explicit)
     for d in [Path(sys.executable).parent, *extra_dirs]:
         if (d / name).exists():
             return str(d / name)
@@ -528,6 +645,8 @@ def main() -> int:
                                                  "(its bin/ folder is also searched for fixit and ruff)")
     p.add_argument("--large-file", help="the large file (default: transformers' seamless_m4t modeling file)")
     p.add_argument("--small-file", help="the ~100-line file (default: examples/tinyvit/layers.py, padded)")
+    p.add_argument("--functional-file", help="a second large file (default: torch/nn/functional.py); 'none' skips it")
+    p.add_argument("--hovers", type=int, default=200, help="most hovers sent while the server is busy (0: none)")
     p.add_argument("--tclint"), p.add_argument("--fixit"), p.add_argument("--ruff")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for one edit's diagnostics")
     p.add_argument("--no-debounce", action="store_true", help="tclint debounceMs=0, fixit --debounce-interval 0")
@@ -549,23 +668,29 @@ def main() -> int:
     else:
         print(f"large file not found ({large_path or 'transformers not installed'}): pass --large-file or "
               "--python-for-corpora; skipped")
+    functional = Path(args.functional_file) if args.functional_file else None
+    if functional is None:
+        torch_dir = find_package_dir("torch", args.python_for_corpora)
+        functional = torch_dir / "nn" / "functional.py" if torch_dir else None
+    if args.functional_file != "none" and functional is not None and functional.is_file():
+        texts["functional"] = (functional.read_text(encoding="utf-8"), str(functional))
     try:
         texts["small"] = small_text(args.small_file)
     except OSError as exc:
         print(f"small file: {exc}; skipped")
 
     workspace = Path(tempfile.mkdtemp(prefix="bench-lsp-"))
-    docs: dict[str, tuple[Path, str, int]] = {}
+    docs: dict[str, tuple[Path, str, dict]] = {}
     for label, (text, origin) in texts.items():
-        line = edit_line(text)
-        if line is None:
-            print(f"{label}: no one-line assignment in a function body to edit in {origin}; skipped")
+        sites = edit_sites(text)
+        if not sites:
+            print(f"{label}: nothing to edit in {origin}; skipped")
             continue
-        path = workspace / ("large_model.py" if label == "large" else "small_model.py")
+        path = workspace / f"{label}_model.py"
         path.write_text(text, encoding="utf-8")
-        docs[label] = (path, text, line)
-        print(f"{label}: {origin}, {text.count(chr(10))} lines; edited line {line + 1}: "
-              f"{text.splitlines()[line].strip()[:70]!r}")
+        docs[label] = (path, text, sites)
+        print(f"{label}: {origin}, {text.count(chr(10))} lines; edits: " + ", ".join(
+            f"{kind} line {line + 1}" for kind, (line, _) in sites.items()))
 
     extra = [Path(args.python_for_corpora).parent] if args.python_for_corpora else []
     exe = {"tclint": tool_path("tclint", args.tclint, extra), "fixit": tool_path("fixit", args.fixit, extra),

@@ -1,17 +1,19 @@
-"""The tclint language server: pygls LanguageServer, state, and feature registration.
+"""The tclint language server: its state, initialization, settings, workspace indexing,
+and the registration of every LSP feature.
 
-Start-up imports only pygls and lsprotocol; the analyzer is imported on the analysis
-thread the first time something is linted (never torch).
+The behaviour lives by concern in mixins: documents.py (the document lifecycle and the lint
+run), features.py (diagnostics, hover, code actions) and confirm_flow.py (confirming with
+Dynamo). Start-up imports only pygls and lsprotocol; the analyzer is imported on the
+analysis thread the first time something is linted (never torch).
 """
 from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Hashable
+from typing import Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -19,8 +21,10 @@ from pygls.lsp.server import LanguageServer
 from tclint.server import code_actions as actions_mod
 from tclint.server import conversions
 from tclint.server import confirm as confirm_mod
-from tclint.server.hover import build_hover, contains, rule_hover, suppression_code_at
-from tclint.server.lint_run import DocResult, OpenDocument, RunResult, Snapshot, analyze
+from tclint.server.confirm_flow import ConfirmFlow, uri_argument
+from tclint.server.documents import DocumentLifecycle
+from tclint.server.features import Features
+from tclint.server.lint_run import DocResult, OpenDocument
 from tclint.server.scheduler import Scheduler
 from tclint.server.settings import ClientSettings, parse_client_settings, unwrap
 from tclint.server.workspace_index import WorkspaceIndex, normalize_path, project_key
@@ -29,7 +33,6 @@ log = logging.getLogger(__name__)
 
 NAME = "tclint"
 CONFIG_FILES = ("pyproject.toml", "tclint.toml")
-PULL_WAIT_S = 60.0
 # Jupyter notebooks' Python cells come in notebookDocument/* notifications (LSP 3.17).
 NOTEBOOK_SYNC = types.NotebookDocumentSyncOptions(
     notebook_selector=[types.NotebookDocumentFilterWithCells(
@@ -47,7 +50,7 @@ def _version() -> str:
         return "0"
 
 
-class TclintLanguageServer(LanguageServer):
+class TclintLanguageServer(DocumentLifecycle, Features, ConfirmFlow, LanguageServer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(NAME, _version(), *args, notebook_document_sync=NOTEBOOK_SYNC, **kwargs)
         self.docs: dict[str, OpenDocument] = {}
@@ -155,275 +158,6 @@ class TclintLanguageServer(LanguageServer):
     def key_for(self, path: str) -> Path:
         return project_key(self.folders, path)
 
-
-    # -- documents -------------------------------------------------------------------
-    def open_document(self, uri: str, version: int, language_id: str = "python") -> None:
-        path = conversions.uri_to_path(uri)
-        if path is None:
-            if language_id != "python":
-                return
-            # An unsaved buffer: linted on its own, under a stand-in path.
-            path = conversions.unsaved_path(uri)
-        elif language_id != "python" and not path.endswith((".py", ".pyi")):
-            return
-        else:
-            path = normalize_path(path)
-        key = self.key_for(path)
-        self.docs[uri] = OpenDocument(uri=uri, path=path, version=version or 0, key=key)
-        self.lint(key, 0.0)
-
-    def change_document(self, uri: str, version: int) -> None:
-        doc = self.docs.get(uri)
-        if doc is None:
-            return
-        doc.version = version
-        doc.dirty = True
-        settings = self.settings_for(doc.key)
-        if settings.lint_on_change:
-            self.lint(doc.key, settings.debounce_ms / 1000.0)
-
-    def save_document(self, uri: str) -> None:
-        doc = self.docs.get(uri)
-        if doc is None:
-            return
-        doc.dirty = True
-        self.lint(doc.key, 0.0)
-        settings = self.settings_for(doc.key)
-        if settings.confirm_on_save and settings.confirm_enabled and self.confirm_running is None:
-            asyncio.get_running_loop().create_task(self.confirm_command(uri, workspace=False, quiet=True))
-
-    def close_document(self, uri: str) -> None:
-        doc = self._forget(uri)
-        if doc is None:
-            return
-        self.pending_reverts.setdefault(doc.key, []).append(doc.path)
-        self.lint(doc.key, 0.0)
-
-    def _forget(self, uri: str) -> OpenDocument | None:
-        """Stop following a document: its diagnostics are cleared, waiting pulls answered."""
-        doc = self.docs.pop(uri, None)
-        self.results.pop(uri, None)
-        for fut in self.waiters.pop(uri, []):
-            if not fut.done():
-                fut.set_result(None)
-        if doc is not None and self.pushes(doc):
-            self.published.pop(uri, None)
-            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-        return doc
-
-    def pushes(self, doc: OpenDocument) -> bool:
-        """Whether `doc`'s diagnostics are published. Notebook cells always are: VS Code's
-        client (vscode-languageclient 9) never pulls them."""
-        return not self.pull_mode or doc.cell is not None
-
-    # -- notebooks: each Python code cell is an OpenDocument with the notebook's path ------
-    def notebook_changed(self, uri: str, typing: bool = False) -> None:
-        """Notebook `uri` was opened, edited (`typing`), saved or closed: match its documents to
-        its Python code cells now (none once closed) and lint it, like a text document."""
-        notebook = self.workspace.get_notebook_document(notebook_uri=uri)
-        path = conversions.uri_to_path(uri)
-        path = normalize_path(path) if path else conversions.unsaved_path(uri)
-        key = self.key_for(path)
-        cells = [c.document for c in (notebook.cells if notebook is not None else [])
-                 if c.kind == types.NotebookCellKind.Code
-                 and self.workspace.get_text_document(c.document).language_id == "python"]
-        gone = [self._forget(u) for u, d in list(self.docs.items())
-                if d.cell is not None and d.path == path and u not in cells]
-        for number, cell in enumerate(cells, 1):
-            # All dirty: an edit in one cell moves the lines of the next ones in the module.
-            version = self.workspace.get_text_document(cell).version or 0
-            self.docs[cell] = OpenDocument(uri=cell, path=path, version=version, key=key, cell=number)
-        if not cells and gone:
-            self.pending_reverts.setdefault(key, []).append(path)  # the project forgets its module
-        if not cells and not gone:
-            return
-        settings = self.settings_for(key)
-        if not typing:
-            self.lint(key, 0.0)
-        elif settings.lint_on_change:
-            self.lint(key, settings.debounce_ms / 1000.0)
-
-    def files_changed_on_disk(self, paths: list[str]) -> None:
-        keys = set()
-        open_paths = {d.path for d in self.docs.values()}
-        for p in paths:
-            p = normalize_path(p)
-            if p in open_paths:
-                continue
-            key = self.key_for(p)
-            self.pending_disk.setdefault(key, []).append(p)
-            keys.add(key)
-        for key in keys:
-            self.lint(key, self.settings_for(key).debounce_ms / 1000.0)
-
-    def lint(self, key: Path, delay: float) -> None:
-        self.scheduler.schedule(key, delay)
-
-    # -- the run: snapshot (loop) -> analyze (thread) -> apply (loop) -----------------------
-    def _snapshot(self, key: Hashable) -> Snapshot | None:
-        changed: dict[str, str | None] = {}
-        open_docs: dict[str, tuple[str, int, str]] = {}
-        cells: list[tuple[int, str, str]] = []
-        for doc in self.docs.values():
-            if doc.key != key:
-                continue
-            text = self.workspace.get_text_document(doc.uri).source
-            open_docs[doc.uri] = (doc.path, doc.version, text)
-            if doc.cell is not None:
-                cells.append((doc.cell, doc.uri, doc.path))
-            if doc.dirty:
-                changed[doc.path] = text if doc.cell is None else None
-                doc.dirty = False
-        notebooks: dict[str, list[str]] = {}
-        for _, uri, path in sorted(cells):
-            notebooks.setdefault(path, []).append(uri)
-        reverted = self.pending_reverts.pop(key, [])
-        disk = self.pending_disk.pop(key, [])
-        return Snapshot(key=key, encoding=self.encoding, changed=changed, reverted=reverted,
-                        disk=disk, open_docs=open_docs, notebooks=notebooks)
-
-    def _ensure_settings(self, key: Path, errors: list[str]) -> None:
-        """Settings for a project, resolved on the analysis thread the first time it is seen."""
-        proj = self.index.project(key)
-        if proj.settings is None:
-            from tclint.server.settings import resolve
-
-            proj.settings, problems = resolve(self.anchor_for(key), self.settings_for(key))
-            errors.extend(problems)
-
-    def anchor_for(self, key: Path) -> Path:
-        """Where settings are looked up for a project (unsaved buffers: the first folder)."""
-        if str(key) == conversions.UNTITLED_DIR and self.folders:
-            return self.folders[-1]
-        return key
-
-    def _analyze(self, snap: Snapshot, superseded) -> RunResult | None:
-        """On the analysis thread (see lint_run.analyze)."""
-        self.index.set_folders(self.folders)
-        key = snap.key
-        show_refuted = self.settings_for(key).confirm_show_refuted
-
-        def selected(code: str) -> bool:
-            from tclint.analyzer.selection import is_selected
-
-            settings = self.index.project(key).settings
-            return settings is None or is_selected(code, settings)
-
-        def overlay(path: str, findings: list, text: str | None) -> list:
-            return self.confirmations.overlay(key, path, findings, text, show_refuted, selected)
-
-        self._load_saved_trace(key)
-        return analyze(self.index, snap, superseded, self._ensure_settings, overlay)
-
-    def _load_saved_trace(self, key: Path) -> None:
-        """Verdicts `tclint trace` saved for this project, when that file is new or changed."""
-        from tclint.analyzer.confirm import saved_results
-
-        settings = self.index.project(key).settings
-        base = settings.base_dir if settings is not None and settings.source is not None else key
-        path = base / saved_results.TRACE_FILE
-        try:
-            stamp = path.stat().st_mtime_ns
-        except OSError:
-            return
-        if self._trace_stamps.get(key) == stamp:
-            return
-        self._trace_stamps[key] = stamp
-        hashes, diagnostics = saved_results.load(path, self.log)
-        if diagnostics:
-            self.confirmations.put(key, hashes, {}, diagnostics)
-            self.log(f"tclint: showing Dynamo's verdicts from {path}")
-
-    def _apply(self, run: RunResult) -> None:
-        for message in run.errors:
-            self.problem(message)
-        for notice in run.notices:
-            self.log(notice, types.MessageType.Info)
-        others_changed = False
-        for uri, res in run.results.items():
-            doc = self.docs.get(uri)
-            if doc is None or doc.version != res.version:
-                continue  # superseded by an edit made while this run was going on
-            previous = self.results.get(uri)
-            self.results[uri] = res
-            changed = previous is None or previous.lsp != res.lsp
-            if not self.pushes(doc):
-                for fut in self.waiters.pop(uri, []):
-                    if not fut.done():
-                        fut.set_result(res)
-                if changed and previous is not None and uri not in run.changed_uris:
-                    others_changed = True
-            elif self.published.get(uri) != (res.version, res.lsp):
-                # New findings, or a new version of the text (even with the same findings:
-                # the client learns that its latest edit was analyzed).
-                self.published[uri] = (res.version, res.lsp)
-                self.text_document_publish_diagnostics(
-                    types.PublishDiagnosticsParams(uri=uri, diagnostics=res.lsp, version=res.version)
-                )
-        if others_changed and self.refresh_support:
-            try:
-                self.workspace_diagnostic_refresh(None)
-            except Exception:  # noqa: BLE001
-                log.exception("workspace/diagnostic/refresh failed")
-
-    def _run_failed(self, key: Hashable, exc: BaseException) -> None:
-        text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-        self.log(f"tclint: internal error while linting {key}:\n{text}", types.MessageType.Error)
-        # Nobody may wait forever on a run that failed: answer with what we have.
-        for doc in self.docs.values():
-            if doc.key == key:
-                for fut in self.waiters.pop(doc.uri, []):
-                    if not fut.done():
-                        fut.set_result(self.results.get(doc.uri))
-
-    # -- pull diagnostics ---------------------------------------------------------------
-    async def document_diagnostics(self, uri: str, previous_result_id: str | None):
-        if self._settling is not None and not self._settling.done():
-            await asyncio.shield(self._settling)
-        doc = self.docs.get(uri)
-        if doc is not None and doc.cell is not None:
-            # Pushed (see `pushes`): answering here too would show each finding twice.
-            return types.RelatedFullDocumentDiagnosticReport(items=[])
-        res = self.results.get(uri)
-        if doc is not None and (
-            res is None
-            or self.scheduler.pending(doc.key)
-            or (self.settings_for(doc.key).lint_on_change and res.version != doc.version)
-        ):
-            # Wait for the run that covers the current text of every file of the project.
-            fut = asyncio.get_running_loop().create_future()
-            self.waiters.setdefault(uri, []).append(fut)
-            if not self.scheduler.pending(doc.key):
-                self.lint(doc.key, 0.0)
-            else:
-                self.scheduler.expedite(doc.key)
-            try:
-                res = await asyncio.wait_for(asyncio.shield(fut), PULL_WAIT_S)
-            except asyncio.TimeoutError:  # a very slow run: answer with what we have
-                self.log(f"tclint: diagnostics for {uri} took over {PULL_WAIT_S}s", types.MessageType.Warning)
-                res = self.results.get(uri)
-        if res is None:
-            return types.RelatedFullDocumentDiagnosticReport(items=[])
-        if previous_result_id is not None and previous_result_id == res.result_id:
-            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=res.result_id)
-        return types.RelatedFullDocumentDiagnosticReport(items=res.lsp, result_id=res.result_id)
-
-    # -- findings under a position / range ----------------------------------------------
-    def findings_at(self, uri: str, rng: types.Range) -> list[tuple[Any, types.Diagnostic]]:
-        res = self.results.get(uri)
-        if res is None:
-            return []
-        start = (rng.start.line, rng.start.character)
-        end = (rng.end.line, rng.end.character)
-        found = []
-        for d, lsp in zip(res.findings, res.lsp):
-            r = lsp.range
-            if (r.start.line, r.start.character) <= end and start <= (r.end.line, r.end.character):
-                found.append((d, lsp))
-        return found
-
-    def document_lines(self, uri: str) -> list[str]:
-        return conversions.split_lines(self.workspace.get_text_document(uri).source)
 
     # -- configuration -----------------------------------------------------------------
     async def load_configuration(self, pushed: Any = None) -> None:
@@ -549,141 +283,6 @@ class TclintLanguageServer(LanguageServer):
         for key in {d.key for d in self.docs.values()}:
             self.lint(key, 0.0)
 
-    # -- confirm with Dynamo ---------------------------------------------------------------
-    async def confirm_command(self, uri: str | None, workspace: bool, quiet: bool = False) -> dict | None:
-        """tclint.confirmFile (a document URI) / tclint.confirmWorkspace (none, or a folder URI)."""
-        if workspace:
-            path = conversions.uri_to_path(uri) if uri else None
-            under = None
-            if path:
-                path = normalize_path(path)
-                key = self.key_for(path) if Path(path) not in self.folders else Path(path)
-                if Path(path) != key and Path(path).is_dir():
-                    under = path  # a folder inside a project: its example modules only
-                keys = [key]
-            else:
-                keys = list(self.folders) or sorted({d.key for d in self.docs.values()})
-            only = None
-        else:
-            under = None
-            doc = self.docs.get(uri) if uri else None
-            path = doc.path if doc is not None else (conversions.uri_to_path(uri) if uri else None)
-            if not path or path.startswith(conversions.UNTITLED_DIR) or (doc is not None and doc.cell is not None):
-                self._message("tclint: confirm needs a saved Python file.", types.MessageType.Error)
-                return None
-            path = normalize_path(path)
-            keys = [doc.key if doc is not None else self.key_for(path)]
-            only = path
-        if not keys:
-            self._message("tclint: no workspace folder to confirm.", types.MessageType.Error)
-            return None
-        if not all(self.settings_for(k).confirm_enabled for k in keys):
-            self._message(confirm_mod.DISABLED_MESSAGE, types.MessageType.Error)
-            return {"ran": False, "reason": "disabled"}
-        if self.confirm_running is not None:
-            if not quiet:
-                self._message(f"tclint: a confirmation is already running ({self.confirm_running}).",
-                              types.MessageType.Warning)
-            return {"ran": False, "reason": "busy"}
-        self.confirm_running = Path(only).name if only else "workspace"
-        token = None
-        cancel = threading.Event()
-        try:
-            if self.client_supports("window", "work_done_progress"):
-                self._progress_counter += 1
-                token = f"tclint-confirm-{self._progress_counter}"
-                try:
-                    await asyncio.wait_for(self.work_done_progress.create_async(token), 10)
-                    self.work_done_progress.begin(token, types.WorkDoneProgressBegin(
-                        title="tclint: confirming graph breaks with Dynamo", message=self.confirm_running,
-                        percentage=0, cancellable=True))
-                    fut = self.work_done_progress.tokens.get(token)
-                    if fut is not None:
-                        fut.add_done_callback(lambda f: cancel.set() if f.cancelled() else None)
-                except Exception as exc:  # noqa: BLE001
-                    self.log(f"tclint: no progress reporting: {exc!r}")
-                    token = None
-            results = []
-            for key in keys:
-                if cancel.is_set():
-                    break
-                outcome = await self._confirm_project(key, only, under, token, cancel)
-                if outcome is not None:
-                    results.append(outcome)
-            cancelled = cancel.is_set() or self.scheduler.closed
-            if token is not None:
-                self.work_done_progress.end(token, types.WorkDoneProgressEnd(
-                    message="cancelled" if cancelled else "done"))
-        finally:
-            self.confirm_running = None
-        if cancelled:
-            self.log("tclint: confirmation cancelled; its results were dropped", types.MessageType.Info)
-            return {"ran": False, "reason": "cancelled"}
-        cases = []
-        for outcome in results:
-            changed = self.confirmations.put(outcome.key, outcome.hashes, outcome.all_cases, outcome.merged)
-            for case in outcome.cases:
-                self.log(confirm_mod.case_line(case, outcome.python), types.MessageType.Info)
-                cases.append({"module": case.module, "name": case.name, "status": case.status,
-                              "breaks": len(case.breaks), "recompiles": len(case.recompiles)})
-            # Republish: the next run of the project lays the results over its findings.
-            for key in {d.key for d in self.docs.values() if d.key == outcome.key or d.path in changed}:
-                self.lint(key, 0.0)
-        modules = [m for o in results for m in o.modules]
-        if not modules:
-            message = ("tclint: no example module to run: define tclint_examples() in a module "
-                       "(see 'Confirm with Dynamo' in tclint's README).")
-            if quiet:
-                self.log(message, types.MessageType.Info)
-            else:
-                self._message(message, types.MessageType.Warning)
-        elif not quiet:
-            for outcome in results:
-                self._message(confirm_mod.summary(outcome), types.MessageType.Info)
-        return {"ran": True, "modules": modules, "cases": cases}
-
-    async def _confirm_project(self, key: Path, only: str | None, under: str | None, token: str | None,
-                               cancel: threading.Event) -> confirm_mod.ConfirmOutcome | None:
-        settings = self.settings_for(key)
-
-        def static_work():
-            errors: list[str] = []
-            self.index.set_folders(self.folders)
-            self._ensure_settings(key, errors)
-            proj = self.index.project(key)
-            if not proj.summaries and proj.indexed:
-                self.index.index_project(key)
-            by_path = self.index.diagnostics(key)
-            return proj.settings, [d for ds in by_path.values() for d in ds]
-
-        try:
-            project_settings, static = await self.scheduler.submit(static_work)
-        except Exception:  # noqa: BLE001
-            self.log(f"tclint: internal error before confirming {key}:\n{traceback.format_exc()}",
-                     types.MessageType.Error)
-            return None
-        req = confirm_mod.ConfirmRequest(key=key, settings=project_settings, python=settings.confirm_python,
-                                         device=settings.confirm_device, timeout=settings.confirm_timeout,
-                                         only=only, under=under)
-        loop = asyncio.get_running_loop()
-
-        def progress(done: int, total: int, name: str) -> None:
-            if token is not None:
-                loop.call_soon_threadsafe(self._report_progress, token, f"{done}/{total} modules: {name}",
-                                          int(done * 100 / total) if total else 100)
-
-        def cancelled() -> bool:
-            return cancel.is_set() or self.scheduler.closed
-
-        try:
-            return await loop.run_in_executor(self.confirm_executor, confirm_mod.run_confirm, req, static,
-                                              self.confirmations, progress, cancelled)
-        except Exception:  # noqa: BLE001
-            self.log(f"tclint: internal error while confirming {key}:\n{traceback.format_exc()}",
-                     types.MessageType.Error)
-            self._message("tclint: confirming failed; see the tclint output.", types.MessageType.Error)
-            return None
-
     def _message(self, message: str, kind: types.MessageType) -> None:
         """window/showMessage every time (unlike `show`, which shows a message once)."""
         self.log(message, kind)
@@ -718,14 +317,6 @@ class TclintLanguageServer(LanguageServer):
             self.log(f"tclint: cannot watch files: {exc!r}", types.MessageType.Warning)
 
 
-def _uri_argument(args: tuple) -> str | None:
-    """A command's URI argument: a string, `{"uri": ...}` or a one-element list of either."""
-    value: Any = args[0] if args else None
-    if isinstance(value, list):
-        value = value[0] if value else None
-    if isinstance(value, dict):
-        value = value.get("uri") or value.get("external")
-    return value if isinstance(value, str) else None
 
 
 def create_server() -> TclintLanguageServer:
@@ -790,21 +381,7 @@ def create_server() -> TclintLanguageServer:
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: TclintLanguageServer, params: types.HoverParams) -> types.Hover | None:
-        pos = params.position
-        found = [(d, lsp) for d, lsp in ls.findings_at(params.text_document.uri, types.Range(start=pos, end=pos))
-                 if contains(lsp.range, pos)]
-        formats = ls.client_supports("text_document", "hover", "content_format") or []
-        markdown = not formats or types.MarkupKind.Markdown in formats
-        try:
-            if not found:
-                lines = ls.document_lines(params.text_document.uri)
-                line = lines[pos.line] if pos.line < len(lines) else ""
-                code = suppression_code_at(line, pos.character)
-                return rule_hover(code, markdown) if code else None
-            return build_hover(found, markdown)
-        except Exception:  # noqa: BLE001
-            ls.log(f"tclint: hover failed:\n{traceback.format_exc()}", types.MessageType.Error)
-            return None
+        return ls.hover_at(params)
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
@@ -814,24 +391,11 @@ def create_server() -> TclintLanguageServer:
         ),
     )
     def code_action(ls: TclintLanguageServer, params: types.CodeActionParams):
-        uri = params.text_document.uri
-        res = ls.results.get(uri)
-        if res is None:
-            return None
-        try:
-            literal = ls.client_supports("text_document", "code_action", "code_action_literal_support") is not None
-            return actions_mod.code_actions(
-                uri,
-                ls.findings_at(uri, params.range),
-                list(zip(res.findings, res.lsp)),
-                params.context.only,
-                ls.document_lines(uri),
-                ls.encoding,
-                literal,
-            ) or None
-        except Exception:  # noqa: BLE001
-            ls.log(f"tclint: code actions failed:\n{traceback.format_exc()}", types.MessageType.Error)
-            return None
+        return ls.code_actions_for(params)
+
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["[", ",", " "]))
+    def completion(ls: TclintLanguageServer, params: types.CompletionParams):
+        return ls.completion_at(params)
 
     @server.command(actions_mod.OPEN_DOC_COMMAND)
     async def open_documentation(ls: TclintLanguageServer, *args: Any) -> bool:
@@ -849,11 +413,11 @@ def create_server() -> TclintLanguageServer:
 
     @server.command(confirm_mod.CONFIRM_FILE_COMMAND)
     async def confirm_file(ls: TclintLanguageServer, *args: Any) -> dict | None:
-        return await ls.confirm_command(_uri_argument(args), workspace=False)
+        return await ls.confirm_command(uri_argument(args), workspace=False)
 
     @server.command(confirm_mod.CONFIRM_WORKSPACE_COMMAND)
     async def confirm_workspace(ls: TclintLanguageServer, *args: Any) -> dict | None:
-        return await ls.confirm_command(_uri_argument(args), workspace=True)
+        return await ls.confirm_command(uri_argument(args), workspace=True)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: TclintLanguageServer, params: types.DidChangeConfigurationParams) -> None:

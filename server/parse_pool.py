@@ -51,8 +51,14 @@ class ParsePool:
     def summarize(self, data: bytes | str, path: str, module: str, is_package: bool) -> Any:
         if len(data) < self.threshold or self._closed:
             return _summarize((data, path, module, is_package))
+        return self.call(_summarize, (data, path, module, is_package), path)
+
+    def call(self, fn, job, path: str) -> Any:
+        """`fn(job)` in the worker (`fn` a module-level function), for the file at `path`."""
+        if self._closed:
+            return fn(job)
         try:
-            future = self._get().submit(_summarize, (data, path, module, is_package))
+            future = self._get().submit(fn, job)
             return future.result(timeout=self.timeout)
         except FutureTimeout:
             self._discard()

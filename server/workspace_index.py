@@ -48,14 +48,14 @@ class WorkspaceIndex:
         self.folders: list[Path] = []
         self.projects: dict[Path, Project] = {}
         self.pool = pool or ParsePool()  # files read from disk
-        self.incremental = None  # editor buffers: IncrementalSummarizer, made on first use
+        self.buffers = None  # editor buffers: BufferSummaries, made on first use
 
-    def _incremental(self):
-        if self.incremental is None:
-            from tclint.analyzer.incremental import IncrementalSummarizer
+    def _buffers(self):
+        if self.buffers is None:
+            from tclint.server.buffer_summaries import BufferSummaries
 
-            self.incremental = IncrementalSummarizer()
-        return self.incremental
+            self.buffers = BufferSummaries(self.pool)
+        return self.buffers
 
     # -- projects ---------------------------------------------------------------
     def set_folders(self, folders: list[Path]) -> None:
@@ -91,8 +91,13 @@ class WorkspaceIndex:
         # As api.summarize_source names an in-memory document's module; a notebook's as
         # discovery names it, so that it never stands in for the module of its stem.
         module, is_package = module_name(p) if p.suffix in (".py", NOTEBOOK_SUFFIX) else (p.stem, False)
-        # Edits re-analyze only the top-level definitions whose text changed.
-        proj.summaries[path] = self._incremental().summarize(text, path, module, is_package)
+        # Edits re-analyze only the top-level statements they can change.
+        try:
+            proj.summaries[path] = self._buffers().summarize(text, path, module, is_package)
+        except SummaryFailed as exc:
+            proj.summaries.pop(path, None)
+            proj.skipped[path] = str(exc)
+            return str(exc)
         proj.skipped.pop(path, None)
         return None
 

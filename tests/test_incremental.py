@@ -1,7 +1,9 @@
-"""The editor's incremental summaries give exactly the findings of a whole-file analysis."""
+"""The editor's incremental summaries are the whole-file summaries, and an edit re-analyzes
+only the top-level statements it can change."""
 from __future__ import annotations
 
 import importlib.util
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -23,31 +25,133 @@ def _real_files() -> list[Path]:
 
 
 def _findings(summary):
-    return [(*d.span, d.code, d.message)
-            for d in project_diagnostics([summary], Settings())]
+    return [(*d.span, d.code, d.message) for d in project_diagnostics([summary], Settings())]
+
+
+def _codes(summary):
+    return sorted((d.line, d.code) for d in project_diagnostics([summary], Settings()))
 
 
 @pytest.mark.parametrize("path", _real_files(), ids=lambda p: p.name)
-def test_same_findings_as_whole_file(path):
+def test_same_summary_as_whole_file(path):
     text = path.read_text(encoding="utf-8")
-    whole = summarize(text, "f.py", "pkg.f", False)
-    parts = IncrementalSummarizer().summarize(text, "f.py", "pkg.f", False)
-    assert _findings(parts) == _findings(whole)
-    assert sorted(parts.functions) == sorted(whole.functions)
-    assert sorted(parts.classes) == sorted(whole.classes)
+    inc = IncrementalSummarizer()
+    parts = inc.summarize(text, "f.py", "pkg.f", False)
+    assert not inc.whole  # analyzed statement by statement
+    assert parts == summarize(text, "f.py", "pkg.f", False)
 
 
-def test_an_edit_reanalyzes_one_definition_and_keeps_positions():
+def test_a_local_decorator_named_like_compile_is_not_torch_compile():
+    text = textwrap.dedent("""\
+        import torch
+        def precompile(f):
+            return f
+        @precompile
+        def step(x, n):
+            return x * n
+        def loop(x):
+            for i in range(3):
+                step(x, i)
+    """)
+    inc = IncrementalSummarizer().summarize(text, "f.py", "f", False)
+    assert inc == summarize(text, "f.py", "f", False)
+    assert "TC401" not in {code for _, code in _codes(inc)}
+
+
+def test_torch_compile_under_another_name_is_torch_compile():
+    text = textwrap.dedent("""\
+        from torch import compile as jit
+        @jit
+        def step(x, n):
+            return x * n
+        def loop(x):
+            for i in range(3):
+                step(x, i)
+    """)
+    inc = IncrementalSummarizer().summarize(text, "f.py", "f", False)
+    assert inc == summarize(text, "f.py", "f", False)
+    assert (7, "TC401") in _codes(inc)
+
+
+MODULE = textwrap.dedent("""\
+    import torch
+    SCALE = 2
+    def uses_scale(x):
+        if SCALE > 1:
+            return x * SCALE
+        return x
+    def other(x):
+        return x.item()
+    class Net(torch.nn.Module):
+        def forward(self, x):
+            return other(x)
+""")
+
+
+def test_a_module_level_edit_reanalyzes_only_its_readers():
+    inc = IncrementalSummarizer()
+    inc.summarize(MODULE, "f.py", "f", False)
+    assert inc.analyzed == 5  # every top-level statement, once
+    edited = MODULE.replace("SCALE = 2", "SCALE = torch.ones(1)")
+    after = inc.summarize(edited, "f.py", "f", False)
+    assert inc.analyzed == 2  # the assignment and `uses_scale`, which reads SCALE
+    assert after == summarize(edited, "f.py", "f", False)
+
+
+def test_an_edit_inside_a_def_reanalyzes_that_def_and_keeps_positions():
     text = (ROOT / "examples" / "tinyvit" / "layers.py").read_text(encoding="utf-8")
     inc = IncrementalSummarizer()
     inc.summarize(text, "layers.py", "tinyvit.layers", False)
-    cached = len(inc._parts)
     edited = "# a new comment line\n" + text.replace("h = F.gelu(self.fc1(x))", "h = F.gelu(self.fc1(x)) + 0")
     after = inc.summarize(edited, "layers.py", "tinyvit.layers", False)
-    assert len(inc._parts) == cached + 1  # only the edited class was analyzed again
-    assert _findings(after) == _findings(summarize(edited, "layers.py", "tinyvit.layers", False))
+    assert inc.analyzed == 2  # the first statement (under the new comment) and the edited class
+    assert after == summarize(edited, "layers.py", "tinyvit.layers", False)
 
 
-def test_syntax_error_falls_back_to_whole_file():
-    summary = IncrementalSummarizer().summarize("def f(:\n", "f.py", "f", False)
+def test_an_import_edit_reanalyzes_the_statements_that_read_that_name():
+    inc = IncrementalSummarizer()
+    inc.summarize(MODULE, "f.py", "f", False)
+    edited = "import numpy as np\n" + MODULE
+    assert inc.summarize(edited, "f.py", "f", False) == summarize(edited, "f.py", "f", False)
+    assert inc.analyzed == 1  # nothing reads `np`
+
+
+def test_a_name_imported_inside_a_function_reaches_later_functions_as_in_the_whole_file():
+    text = textwrap.dedent("""\
+        def a(x):
+            import torch as T
+            return x
+        def b(x):
+            return T.randn(3).item()
+        @T.compile
+        def c(x):
+            return b(x)
+    """)
+    inc = IncrementalSummarizer()
+    assert inc.summarize(text, "f.py", "f", False) == summarize(text, "f.py", "f", False)
+    edited = text.replace("import torch as T", "import numpy as T")
+    assert inc.summarize(edited, "f.py", "f", False) == summarize(edited, "f.py", "f", False)
+
+
+def test_statements_on_one_line_and_windows_newlines():
+    text = "import torch; x = 1\r\n@torch.compile\r\ndef f(t):\r\n    return t.item()\r\n"
+    inc = IncrementalSummarizer()
+    assert inc.summarize(text, "f.py", "f", False) == summarize(text, "f.py", "f", False)
+    assert not inc.whole
+
+
+def test_syntax_error_and_its_repair():
+    inc = IncrementalSummarizer()
+    broken = MODULE.replace("def other(x):", "def other(x:")
+    summary = inc.summarize(broken, "f.py", "f", False)
+    assert summary == summarize(broken, "f.py", "f", False)
     assert summary.syntax_error is not None
+    assert inc.summarize(MODULE, "f.py", "f", False) == summarize(MODULE, "f.py", "f", False)
+
+
+def test_only_the_latest_version_of_a_document_is_kept():
+    inc = IncrementalSummarizer()
+    for i in range(30):
+        inc.summarize(MODULE.replace(".item()", f".item() + {i}"), "f.py", "f", False)
+    (document,) = inc._documents.values()
+    assert len(document.pieces) == 5  # one per top-level statement, none of the edited versions

@@ -196,7 +196,7 @@ def compile_guard_fix(facts, statement: cst.Expr):
     only eagerly (Dynamo skips the guarded block: no graph break). None when not possible."""
     from tclint.analyzer.file_analysis import FixRequest
 
-    torch_name = next((local for local, qual in facts.imports.aliases.items() if qual == "torch"), None)
+    torch_name = facts.imports.local_name("torch")
     if torch_name is None:
         return None
     code = cst.Module(body=[]).code_for_node(statement)

@@ -53,6 +53,10 @@ class Rule:
     report_anywhere: ClassVar[bool] = False
     VALID: ClassVar[list[Example]] = []
     INVALID: ClassVar[list[Example]] = []
+    # Attributes (sets or dicts) holding what the rule learnt from earlier top-level
+    # statements of the file, such as the name of a module-level logger: the incremental
+    # summarizer carries them from one statement to the next.
+    file_state: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, analyzer: FileAnalyzer):
         self.analyzer = analyzer

@@ -115,6 +115,8 @@ class LoggingCall(Rule):
         """, call="f(torch.randn(3))"),
     ]
 
+    file_state = ("_module_loggers", "_attr_loggers", "_local_loggers")
+
     def __init__(self, analyzer):
         super().__init__(analyzer)
         self._statement_fix: dict[int, cst.Expr] = {}  # call id -> its statement

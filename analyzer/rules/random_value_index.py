@@ -75,6 +75,8 @@ class RandomValueIndex(Rule):
         """, call="pick(torch.randn(5, 2))"),
     ]
 
+    file_state = ("drawn",)
+
     def __init__(self, analyzer):
         super().__init__(analyzer)
         self.drawn: dict[str, set[str]] = {}  # function key -> local names holding a draw
