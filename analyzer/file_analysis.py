@@ -438,6 +438,26 @@ class FileAnalyzer(cst.CSTVisitor):
             if isinstance(call, cst.Call) and self.facts.qualname(call.func) == DYNAMO_CONFIG_PATCH:
                 # Which compiled calls the block makes is not known here: it counts for the project.
                 self.summary.dynamo_config.update(_patch_values(call))
+            self._record_context_manager(item.item)
+
+    def _record_context_manager(self, expr: cst.BaseExpression) -> None:
+        """`with Timer():` runs the project class's `__enter__` and `__exit__`, which Dynamo
+        inlines: they are called from here."""
+        fn = self.facts.function
+        if fn is None or self._eager_depth:
+            return
+        cls_name = None
+        if isinstance(expr, cst.Call):
+            qual = self.facts.qualname(expr.func)
+            cls_name = qual if qual and self.facts.is_project_name(qual) else None
+        elif isinstance(expr, cst.Name):
+            cls_name = fn.instance_classes.get(expr.value)
+        if cls_name is None:
+            return
+        for method in ("__enter__", "__exit__"):
+            site = CallSite(ref=f"m:{cls_name}:{method}", span=None)
+            self.summary.functions[fn.key].calls.append(site)
+            self.span_later(site, expr)
 
     # -- calls and compile sites -------------------------------------------------
     def _visit_call(self, node: cst.Call) -> None:
