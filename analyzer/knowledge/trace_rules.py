@@ -18,11 +18,8 @@ _MANUAL_MAP = re.compile(r"^manual_torch_name_rule_map\b[^=]*=\s*\{(.*?)^\}", re
 _MANUAL_ROW = re.compile(r"""^\s*["']([\w.#]+)["']\s*:\s*(\w+)""", re.MULTILINE)
 _GENERATOR_METHODS = re.compile(r"^_GENERATOR_METHODS_THAT_GRAPH_BREAK\s*=\s*\((.*?)\)", re.MULTILINE | re.DOTALL)
 _GENERATOR_PREFIXES = re.compile(r"for\s+generator_prefix\s+in\s+\((.*?)\)", re.DOTALL)
-_BUILTIN_SKIPLIST = re.compile(r"^BUILTIN_SKIPLIST\s*=\s*\((.*?)\)", re.MULTILINE | re.DOTALL)
 _THIRDPARTY_SKIPLIST = re.compile(r"^THIRDPARTY_SKIPLIST\s*=\s*\((.*?)\)", re.MULTILINE | re.DOTALL)
-_INLINE_WHEN_CALLED = re.compile(r"BUILTIN_INLINE_WHEN_CALLED\.update\((.*)\)")
 _STRING = re.compile(r"""["']([\w.]+)["']""")
-_IDENTIFIER = re.compile(r"^\s*(\w+)\s*,", re.MULTILINE)
 _SUBSTITUTE = re.compile(r"@substitute_in_graph\(\s*([\w.]+)")
 
 
@@ -32,7 +29,7 @@ class TraceRules:
 
     skipped_functions: frozenset[str]  # torch.* names Dynamo calls as skipped ("torch.jit.isinstance")
     special_functions: frozenset[str]  # names with a dedicated handler ("inspect.signature")
-    skipped_modules: frozenset[str]  # stdlib and third-party modules whose frames are skipped
+    skipped_modules: frozenset[str]  # third-party libraries whose code Dynamo skips ("tqdm")
     polyfilled: frozenset[str]  # functions Dynamo traces through a Python substitute
 
     def verdict(self, qualname: str) -> str | None:
@@ -63,20 +60,18 @@ def parse(trace_rules_text: str, polyfill_texts: list[str]) -> TraceRules:
     if methods and prefixes:
         for prefix in _STRING.findall(prefixes.group(1)):
             skipped.update(f"{prefix}.{m}" for m in _STRING.findall(methods.group(1)))
-    modules = set(_modules(_BUILTIN_SKIPLIST, trace_rules_text, _IDENTIFIER))
-    modules.update(_modules(_THIRDPARTY_SKIPLIST, trace_rules_text, _STRING))
-    inline = _INLINE_WHEN_CALLED.search(trace_rules_text)
-    if inline:  # skipped as top-level frames, inlined when compiled code calls them (`copy`)
-        modules -= set(re.findall(r"_module_dir\((\w+)\)", inline.group(1)))
+    # The standard-library modules of BUILTIN_SKIPLIST (re, random, importlib, ...) are not
+    # read: Dynamo special-cases or constant-folds many of their functions (`re.sub`,
+    # `random.randint`, `importlib.metadata.version` trace), so only the probe decides them.
     # NumPy is skipped as a library but its calls are traced through torch._numpy.
-    modules.discard("numpy")
+    modules = set(_modules(_THIRDPARTY_SKIPLIST, trace_rules_text)) - {"numpy"}
     polyfilled = {name for text in polyfill_texts for name in _SUBSTITUTE.findall(text)}
     return TraceRules(frozenset(skipped), frozenset(special), frozenset(modules), frozenset(polyfilled))
 
 
-def _modules(pattern: re.Pattern, text: str, item: re.Pattern) -> list[str]:
+def _modules(pattern: re.Pattern, text: str) -> list[str]:
     match = pattern.search(text)
-    return item.findall(match.group(1) + ",") if match else []
+    return _STRING.findall(match.group(1)) if match else []
 
 
 @functools.lru_cache(maxsize=1)
