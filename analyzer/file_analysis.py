@@ -441,21 +441,16 @@ class FileAnalyzer(cst.CSTVisitor):
             self._record_context_manager(item.item)
 
     def _record_context_manager(self, expr: cst.BaseExpression) -> None:
-        """`with Timer():` runs the project class's `__enter__` and `__exit__`, which Dynamo
-        inlines: they are called from here."""
+        """`with Timer():` runs the project class's `__enter__`, which Dynamo inlines: it is
+        called from here. (`__exit__` is not followed: when `__enter__` breaks, Dynamo runs the
+        whole block eagerly and never traces `__exit__`. A context manager built before the
+        compiled code, `with self.timer:`, breaks at the `with` itself.)"""
         fn = self.facts.function
-        if fn is None or self._eager_depth:
+        if fn is None or self._eager_depth or not isinstance(expr, cst.Call):
             return
-        cls_name = None
-        if isinstance(expr, cst.Call):
-            qual = self.facts.qualname(expr.func)
-            cls_name = qual if qual and self.facts.is_project_name(qual) else None
-        elif isinstance(expr, cst.Name):
-            cls_name = fn.instance_classes.get(expr.value)
-        if cls_name is None:
-            return
-        for method in ("__enter__", "__exit__"):
-            site = CallSite(ref=f"m:{cls_name}:{method}", span=None)
+        qual = self.facts.qualname(expr.func)
+        if qual and self.facts.is_project_name(qual):
+            site = CallSite(ref=f"m:{qual}:__enter__", span=None)
             self.summary.functions[fn.key].calls.append(site)
             self.span_later(site, expr)
 
