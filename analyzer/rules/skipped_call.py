@@ -80,6 +80,16 @@ class SkippedCall(Rule):
             key = cache_key({"a": 1})
         """, call="f(torch.randn(3))"),
         Example("""
+            import functools
+            import torch
+            @functools.lru_cache(maxsize=8)
+            def window(n):
+                return tuple(range(n))
+            @torch.compile
+            def f(x):
+                return x[list(window(2))]
+        """, call="f(torch.randn(3))"),
+        Example("""
             import random
             import torch
             class Jitter(torch.nn.Module):
@@ -183,7 +193,20 @@ class SkippedCall(Rule):
         """, call="f(torch.randn(3))"),
     ]
 
+    def __init__(self, analyzer):
+        super().__init__(analyzer)
+        self._decorators = 0
+
+    # A decorator runs where the function is defined (at import, for most), not when it is called.
+    def visit_Decorator(self, node: cst.Decorator) -> None:
+        self._decorators += 1
+
+    def leave_Decorator(self, node: cst.Decorator) -> None:
+        self._decorators -= 1
+
     def visit_Call(self, node: cst.Call) -> None:
+        if self._decorators:
+            return
         qual = self.facts.qualname(node.func) or self._method_of_built_object(node.func)
         if qual is None or qual in _OTHER_RULES:
             return
