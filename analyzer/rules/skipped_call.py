@@ -208,7 +208,7 @@ class SkippedCall(Rule):
         if self._decorators:
             return
         qual = self.facts.qualname(node.func) or self._method_of_built_object(node.func)
-        if qual is None or qual in _OTHER_RULES:
+        if qual is None or qual in _OTHER_RULES or qual.startswith("logging."):  # logging is TC206's
             return
         verdict = dynamo_calls.current().verdict(qual)
         if verdict is None or verdict.graph_break.gb_type in _VALUE_DEPENDENT:
