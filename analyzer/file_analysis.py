@@ -448,6 +448,21 @@ class FileAnalyzer(cst.CSTVisitor):
             if isinstance(call, cst.Call) and self.facts.qualname(call.func) == DYNAMO_CONFIG_PATCH:
                 # Which compiled calls the block makes is not known here: it counts for the project.
                 self.summary.dynamo_config.update(_patch_values(call))
+            self._record_context_manager(item.item)
+
+    def _record_context_manager(self, expr: cst.BaseExpression) -> None:
+        """`with Timer():` runs the project class's `__enter__`, which Dynamo inlines: it is
+        called from here. (`__exit__` is not followed: when `__enter__` breaks, Dynamo runs the
+        whole block eagerly and never traces `__exit__`. A context manager built before the
+        compiled code, `with self.timer:`, breaks at the `with` itself.)"""
+        fn = self.facts.function
+        if fn is None or self._eager_depth or not isinstance(expr, cst.Call):
+            return
+        qual = self.facts.qualname(expr.func)
+        if qual and self.facts.is_project_name(qual):
+            site = CallSite(ref=f"m:{qual}:__enter__", span=None)
+            self.summary.functions[fn.key].calls.append(site)
+            self.span_later(site, expr)
 
     # -- calls and compile sites -------------------------------------------------
     def _visit_call(self, node: cst.Call) -> None:

@@ -9,6 +9,7 @@ import functools
 import importlib.util
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,10 +29,9 @@ class RegistryEntry:
     hints: tuple[str, ...]
 
 
-def registry_path() -> Path | None:
-    override = os.environ.get("TCLINT_GB_REGISTRY")
-    if override:
-        return Path(override)
+@functools.lru_cache(maxsize=1)
+def torch_dir() -> Path | None:
+    """The installed torch package's folder, found without importing torch."""
     try:
         # find_spec on a top-level name locates the package without executing it.
         spec = importlib.util.find_spec("torch")
@@ -40,10 +40,34 @@ def registry_path() -> Path | None:
     if spec is None or not spec.submodule_search_locations:
         return None
     for location in spec.submodule_search_locations:
-        candidate = Path(location) / "_dynamo" / "graph_break_registry.json"
-        if candidate.is_file():
-            return candidate
+        if (Path(location) / "_dynamo").is_dir():
+            return Path(location)
     return None
+
+
+@functools.lru_cache(maxsize=1)
+def torch_version() -> str | None:
+    """The installed torch's version ("2.13.0+cpu"), read from torch/version.py as text."""
+    root = torch_dir()
+    if root is None:
+        return None
+    try:
+        text = (root / "version.py").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    match = re.search(r"""^__version__\s*(?::\s*str\s*)?=\s*['"]([^'"]+)['"]""", text, re.MULTILINE)
+    return match.group(1) if match else None
+
+
+def registry_path() -> Path | None:
+    override = os.environ.get("TCLINT_GB_REGISTRY")
+    if override:
+        return Path(override)
+    root = torch_dir()
+    if root is None:
+        return None
+    candidate = root / "_dynamo" / "graph_break_registry.json"
+    return candidate if candidate.is_file() else None
 
 
 @functools.lru_cache(maxsize=1)

@@ -41,3 +41,5 @@ REQUIRES_GRAD_SETATTR = GraphBreak("GB0206", "setattr() on Tensor.requires_grad"
 NON_TENSOR_RESULT = GraphBreak("GB0208", "torch.* op returned non-Tensor")
 NUMPY_UNSUPPORTED = GraphBreak("GB0294", "attempted to trace numpy function unsupported by PyTorch")
 OPAQUE_OBJECT = GraphBreak("GB0363", "An opaque object was created in the middle of the program.")
+CREATE_REQUIRES_GRAD = GraphBreak("GB0225", "Attempted to use tensor creation function with requires_grad=True")
+RETAIN_GRAD = GraphBreak("GB0108", "Tensor.retain_grad() with AOTDispatcher")

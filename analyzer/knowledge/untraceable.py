@@ -171,6 +171,13 @@ UNTRACEABLE_CALLS: dict[str, Untraceable] = {
     "builtins.breakpoint": _BREAKPOINT,
 }
 
+# NumPy draws that return an array trace (through torch._numpy); only a scalar draw breaks.
+# Where each takes its size (`rand` and `randn` take the shape as positional dimensions).
+NUMPY_SIZE_ARGUMENT: dict[str, int] = {
+    "numpy.random.rand": 0, "numpy.random.randn": 0, "numpy.random.random": 0,
+    "numpy.random.uniform": 2, "numpy.random.normal": 2, "numpy.random.randint": 2,
+}
+
 # Methods of `logging.Logger` objects; Dynamo breaks on each (GB0291), whether or not
 # the level is enabled.
 LOGGER_METHODS = frozenset({

@@ -1,8 +1,8 @@
 import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.knowledge.untraceable import PYTHON_RANDOM
-from tclint.analyzer.rules._support import UntraceableCalls
+from tclint.analyzer.knowledge.untraceable import NUMPY_SIZE_ARGUMENT, PYTHON_RANDOM
+from tclint.analyzer.rules._support import UntraceableCalls, argument
 from tclint.analyzer.rules.base import Example, Rule
 
 
@@ -12,6 +12,8 @@ class PythonRandom(Rule):
     Flags draws from Python's `random` module (`random.random()`, `random.choice()`,
     `random.shuffle()`, ...) and from NumPy's global generator (`np.random.rand()`,
     `np.random.beta()` for mixup, `np.random.permutation()`, ...) inside a compiled region.
+    Array draws with a size (`np.random.rand(3)`, `np.random.normal(0, 1, size=n)`) trace
+    through `torch._numpy` and are not flagged; a single scalar draw breaks.
 
     ## Why is this bad?
     Dynamo skips most of `random` and cannot put NumPy's global random state in a graph,
@@ -55,6 +57,14 @@ class PythonRandom(Rule):
             def f(x):
                 return x * random.randint(1, 3)   # replayed by Dynamo, no break
         """, call="f(torch.randn(3))"),
+        Example("""
+            import numpy as np
+            import torch
+            @torch.compile
+            def f(x):
+                noise = np.random.normal(0.0, 0.1, size=x.shape) + np.random.rand(*x.shape)
+                return x + torch.from_numpy(noise).float()
+        """, call="f(torch.randn(3))"),
     ]
     INVALID = [
         Example("""
@@ -96,5 +106,16 @@ class PythonRandom(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         hit = self._calls.match(self.facts, node)
-        if hit is not None:
+        if hit is not None and not _draws_an_array(hit[0], node):
             self.report(node, self._calls.message(*hit), graph_break=hit[1].graph_break)
+
+
+def _draws_an_array(qual: str, node: cst.Call) -> bool:
+    """`np.random.rand(3)`, `np.random.normal(0, 1, size=n)`: an array draw, which traces."""
+    position = NUMPY_SIZE_ARGUMENT.get(qual)
+    if position is None:
+        return False
+    if any(a.star for a in node.args):
+        return True  # `np.random.rand(*x.shape)`
+    size = argument(node, position, "size")
+    return size is not None and not (isinstance(size, cst.Name) and size.value == "None")

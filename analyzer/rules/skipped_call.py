@@ -1,0 +1,235 @@
+import libcst as cst
+
+from tclint.analyzer.knowledge import dynamo_calls, hazards
+from tclint.analyzer.knowledge.tensor_api import PARAMETERIZED_MODULES
+from tclint.analyzer.knowledge.untraceable import UNTRACEABLE_CALLS
+from tclint.analyzer.rules.base import Example, Rule
+
+# Calls other rules report with their own advice.
+_OTHER_RULES = frozenset({
+    *UNTRACEABLE_CALLS, "builtins.print", "builtins.repr", "builtins.sorted", "torch.autograd.grad",
+    "torch.autograd.backward", *(f"torch.nn.{name}" for name in PARAMETERIZED_MODULES),
+})
+# Breaks that depend on the values passed, not on the callable: other rules judge those.
+_VALUE_DEPENDENT = frozenset(g.gb_type for g in (
+    hazards.DATA_DEPENDENT_OP, hazards.DYNAMIC_SHAPE_OP, hazards.BRANCHING, hazards.ITEM, hazards.TOLIST))
+
+
+class SkippedCall(Rule):
+    """
+    ## What it does
+    Flags calls inside a compiled region to library functions that Dynamo does not trace,
+    as Dynamo itself reports them for the installed torch: C functions and modules it skips
+    (`sys._getframe`, `inspect.currentframe`, `importlib.import_module`, `pickle.dumps`,
+    `bisect.bisect`, `hashlib`, `linecache`, `pickle`), objects it cannot build (`numpy.random.SeedSequence`,
+    `types.SimpleNamespace`), methods of objects it cannot trace (`self.rng.normal()` on a
+    NumPy `default_rng()` built in `__init__`) and torch functions its trace rules mark as skipped
+    (`torch.jit.isinstance`, `torch.typename`). The verdicts come from a table made by running
+    each call under Dynamo (one per torch version, `tools/probe_dynamo.py`) and from the
+    installed torch's own skip lists; the message names the torch version.
+
+    ## Why is this bad?
+    Dynamo cannot put the call in the graph: the graph ends before it, the call runs
+    eagerly, and a new graph starts after it, on every call.
+
+    ## Example
+    ```python
+    def forward(self, x, t):
+        # which interval of the grid t falls in
+        i = bisect.bisect(self.grid, t)
+        return x * self.scales[i]
+    ```
+
+    ## Use instead
+    Do the work before the compiled call and pass the result in, or use a traceable
+    equivalent: `inspect.signature`, `functools.partial`, `itertools`, `operator`, `math`,
+    `re` and `copy.deepcopy` of plain data trace fine; `torch.searchsorted(grid, t)` replaces
+    `bisect` (keep the grid a tensor); `isinstance` replaces `torch.jit.isinstance`.
+    """
+
+    code = "TC220"
+    name = "skipped-call"
+    message = "Dynamo does not trace this call; the graph breaks here"
+    graph_break = hazards.SKIPPED
+    also_predicts = (hazards.BUILTIN_OP, hazards.METHOD_CALL, hazards.NUMPY_UNSUPPORTED)
+
+    VALID = [
+        Example("""
+            import functools
+            import inspect
+            import math
+            import re
+            import torch
+            def scale(x, factor):
+                return x * factor
+            @torch.compile
+            def f(x):
+                n = len(inspect.signature(scale).parameters)
+                g = functools.partial(scale, factor=math.sqrt(n))
+                tag = re.sub("a", "b", "aa")
+                return g(x), tag
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import pickle
+            import torch
+            def cache_key(kwargs):
+                return pickle.dumps(kwargs)
+            @torch.compile
+            def f(x):
+                return x + 1
+            key = cache_key({"a": 1})
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import functools
+            import torch
+            @functools.lru_cache(maxsize=8)
+            def window(n):
+                return tuple(range(n))
+            @torch.compile
+            def f(x):
+                return x[list(window(2))]
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import random
+            import torch
+            class Jitter(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.rng = random.Random(0)
+                def forward(self, x):
+                    return x * self.rng.uniform(0.9, 1.1)
+        """, call="torch.compile(Jitter())(torch.randn(3))"),
+        Example("""
+            import torch
+            class Scaled:
+                def __init__(self, factor):
+                    self.factor = factor
+                def __enter__(self):
+                    self.previous = torch.is_grad_enabled()
+                    torch.set_grad_enabled(False)
+                    return self
+                def __exit__(self, *exc):
+                    torch.set_grad_enabled(self.previous)
+            @torch.compile
+            def f(x):
+                with Scaled(2) as s:
+                    y = x * s.factor
+                return y
+        """, call="f(torch.randn(3))"),
+    ]
+    INVALID = [
+        Example("""
+            import hashlib
+            import torch
+            @torch.compile
+            def f(x, name):
+                digest = hashlib.md5(name.encode()).hexdigest()
+                return x + 1, digest
+        """, call="f(torch.randn(3), 'a')"),
+        Example("""
+            import sys
+            import torch
+            @torch.compile
+            def f(x):
+                caller = sys._getframe(1).f_code.co_name
+                return x + 1, caller
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import bisect
+            import torch
+            @torch.compile
+            def f(x, grid):
+                i = bisect.bisect(grid, 0.5)
+                return x + i
+        """, call="f(torch.randn(3), [0.0, 1.0])"),
+        Example("""
+            import importlib
+            import torch
+            @torch.compile
+            def f(x):
+                math = importlib.import_module("math")
+                return x * math.pi
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                if torch.jit.isinstance(x, torch.Tensor):
+                    x = x + 1
+                return x
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import numpy as np
+            import torch
+            @torch.compile
+            def f(x):
+                seeds = np.random.SeedSequence(0)
+                return x + 1, seeds
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import numpy as np
+            import torch
+            class Jitter(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.rng = np.random.default_rng(0)
+                def forward(self, x):
+                    return x * self.rng.normal()
+        """, call="torch.compile(Jitter())(torch.randn(3))"),
+        Example("""
+            import sys
+            import torch
+            class Traced:
+                def __enter__(self):
+                    self.caller = sys._getframe(1).f_code.co_name
+                    return self
+                def __exit__(self, *exc):
+                    return False
+            @torch.compile
+            def f(x):
+                with Traced():
+                    y = x * 2
+                return y
+        """, call="f(torch.randn(3))"),
+    ]
+
+    def __init__(self, analyzer):
+        super().__init__(analyzer)
+        self._decorators = 0
+
+    # A decorator runs where the function is defined (at import, for most), not when it is called.
+    def visit_Decorator(self, node: cst.Decorator) -> None:
+        self._decorators += 1
+
+    def leave_Decorator(self, node: cst.Decorator) -> None:
+        self._decorators -= 1
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self._decorators:
+            return
+        qual = self.facts.qualname(node.func) or self._method_of_built_object(node.func)
+        if qual is None or qual in _OTHER_RULES or qual.startswith("logging."):  # logging is TC206's
+            return
+        verdict = dynamo_calls.current().verdict(qual)
+        if verdict is None or verdict.graph_break.gb_type in _VALUE_DEPENDENT:
+            return
+        name = qual.removeprefix("builtins.").replace("().", "(...).")
+        why = ("Dynamo broke on it when probed" if verdict.source == "probe"
+               else "its trace rules skip it")
+        self.report(node, f"Dynamo does not trace `{name}()` (torch {verdict.torch_version}: {why}, "
+                          f"\"{verdict.graph_break.gb_type}\"); the graph breaks here. Call it before "
+                          f"the compiled region and pass the result in", graph_break=verdict.graph_break)
+
+    def _method_of_built_object(self, func: cst.BaseExpression) -> str | None:
+        """`self.rng.normal` where `self.rng = np.random.default_rng(...)`: the table's
+        "numpy.random.default_rng().normal"."""
+        if not isinstance(func, cst.Attribute):
+            return None
+        receiver, facts = func.value, self.facts
+        built = None
+        if isinstance(receiver, cst.Attribute) and facts.is_self(receiver.value):
+            built = facts.function.class_scope.built_from.get(receiver.attr.value)
+        elif isinstance(receiver, cst.Name):
+            local = facts.function.instance_classes.get(receiver.value) if facts.function else None
+            built = local or facts.module_instances.get(receiver.value)
+        return f"{built}().{func.attr.value}" if built else None
