@@ -38,12 +38,14 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([TCLINT, *args], cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
-def test_every_source_package_is_installed():
+def test_every_source_package_and_its_data_is_installed():
     for folder, package in (("analyzer", "tclint.analyzer"), ("server", "tclint.server")):
         for init in (REPO / folder).rglob("__init__.py"):
             rel = init.parent.relative_to(REPO / folder)
             installed = SITE.joinpath(*package.split("."), *rel.parts, "__init__.py")
             assert installed.is_file(), f"{package}.{'.'.join(rel.parts)} is missing from the wheel"
+            for data in init.parent.glob("*.json"):   # knowledge tables
+                assert (installed.parent / data.name).is_file(), f"{data} is missing from the wheel"
 
 
 def test_lint_prints_the_readme_findings():
