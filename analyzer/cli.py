@@ -9,40 +9,111 @@ from tclint.analyzer.render import FORMATS
 from tclint.analyzer.version import __version__
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-SUBCOMMANDS = ("check", "confirm", "trace", "rule", "rules", "server")
+SUBCOMMANDS = ("check", "confirm", "trace", "rule", "rules", "server", "clean")
+
+COMMANDS_EPILOG = """\
+commands:
+  tclint [check] PATH...     lint files and folders (the default command)
+  tclint confirm PATH...     lint, then run the project's examples under Dynamo to confirm
+  tclint trace -- CMD...     run a script with graph-break capture (`tclint trace -- python train.py`)
+  tclint rule CODE           explain a rule: what it flags, why it breaks, what to write instead
+  tclint rules               list every rule
+  tclint server              start the language server (stdio)
+  tclint clean               remove tclint's caches
+Each command has its own --help.
+
+exit status: 0 no findings, 1 findings, 2 usage, configuration or internal error.
+"""
 
 
-def _check_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="tclint",
-        description="Find torch.compile graph breaks and recompilations in PyTorch code.",
-        epilog="Other commands: `tclint rule CODE`, `tclint rules`, `tclint server`. "
-               "Exit status: 0 clean, 1 findings, 2 usage, configuration or internal error.",
-    )
-    p.add_argument("paths", nargs="*", help="files or folders to lint (default: .); `-` reads stdin")
-    p.add_argument("--format", choices=FORMATS, default="text")
-    p.add_argument("--select", help="comma-separated codes or prefixes to enable (replaces the configured list)")
-    p.add_argument("--extend-select", help="codes or prefixes to enable in addition")
-    p.add_argument("--ignore", help="codes or prefixes to disable")
-    p.add_argument("--config", metavar="FILE", help="use this pyproject.toml or tclint.toml")
-    p.add_argument("--statistics", action="store_true", help="print the number of findings per rule")
-    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
-    p.add_argument("--jobs", "-j", type=int, default=None, help="parallel workers (default: all cores)")
-    p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
-    p.add_argument("--stdin-filename", help="the path of the file given on stdin (for messages and config)")
-    p.add_argument("--output-file", "-o", help="write the report here instead of stdout")
+def _wrap(text: str) -> str:
+    """A paragraph wrapped for --help (the raw formatter keeps the command table's layout)."""
+    import textwrap
+
+    return textwrap.fill(text, width=88)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+def _check_parser(confirm: bool = False) -> argparse.ArgumentParser:
+    if confirm:
+        p = argparse.ArgumentParser(
+            prog="tclint confirm", formatter_class=argparse.RawDescriptionHelpFormatter,
+            description=_wrap("Lint PATHs, then run each module's tclint_examples() under torch.compile in a "
+                              "child process and mark findings confirmed by Dynamo (adds TC900/TC901 for breaks "
+                              "and recompilations no rule predicted). This runs your code: only on code you trust."),
+            epilog=COMMANDS_EPILOG)
+    else:
+        p = argparse.ArgumentParser(
+            prog="tclint", formatter_class=argparse.RawDescriptionHelpFormatter,
+            usage="tclint [check] [options] [PATH ...]",
+            description="Find torch.compile graph breaks and recompilations in PyTorch code, from the source.",
+            epilog=COMMANDS_EPILOG)
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to lint (default: .); `-` reads stdin")
+    p.add_argument("--format", choices=FORMATS, default="text", metavar="FORMAT",
+                   help=f"output format: {', '.join(FORMATS)} (default: text)")
+    p.add_argument("-o", "--output-file", metavar="FILE", help="write the report here instead of stdout")
+    p.add_argument("--config", metavar="FILE", help="use this pyproject.toml or tclint.toml (default: the nearest one)")
+    rules = p.add_argument_group("rule selection (codes or prefixes such as TC102, TC1, ALL; comma lists; "
+                                 "repeated flags add up)")
+    rules.add_argument("--select", action="append", metavar="CODES",
+                       help="enable only these (replaces the configured `select`)")
+    rules.add_argument("--extend-select", action="append", metavar="CODES", help="enable these as well")
+    rules.add_argument("--ignore", action="append", metavar="CODES", help="disable these")
+    files = p.add_argument_group("file selection")
+    files.add_argument("--exclude", action="append", metavar="PATTERNS",
+                       help="gitignore-style patterns to skip (replaces the configured `exclude`; "
+                            "the built-in ones such as .venv stay)")
+    files.add_argument("--extend-exclude", action="append", metavar="PATTERNS", help="patterns to skip as well")
+    files.add_argument("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
+                       help="skip files that .gitignore files ignore (default: config, else yes)")
+    files.add_argument("--stdin-filename", metavar="NAME",
+                       help="the path of the file given on stdin (for messages and config)")
+    run = p.add_argument_group("running")
+    run.add_argument("-j", "--jobs", type=_positive_int, default=None, metavar="N",
+                     help="parallel workers (default: all cores)")
+    run.add_argument("--cache-dir", metavar="DIR", help="where to keep the cache (default: config, else .tclint_cache)")
+    run.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    out = p.add_argument_group("reporting")
+    out.add_argument("--statistics", action="store_true", help="print the number of findings per rule")
+    out.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    out.add_argument("--color", choices=("auto", "always", "never"), default="auto", metavar="WHEN",
+                     help="colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never")
+    out.add_argument("-q", "--quiet", action="store_true",
+                     help="no summary line (`Found N findings ...` / `All checks passed!`) on stderr")
+    if not confirm:
+        adopt = p.add_argument_group("adoption and inspection")
+        adopt.add_argument("--add-noqa", action="store_true",
+                           help="add `# tclint: ignore[CODE]` to every line with a finding, then exit 0 "
+                                "(adopt tclint without fixing everything first; running it again adds nothing)")
+        adopt.add_argument("--show-settings", action="store_true",
+                           help="print the settings that apply to the first PATH, and where they come from")
+        adopt.add_argument("--show-files", action="store_true", help="print the files that would be linted")
     g = p.add_argument_group("confirmation (runs the project's examples: only on code you trust)")
-    g.add_argument("--confirm", action="store_true", help="run the examples under Dynamo and mark findings confirmed")
-    g.add_argument("--device", choices=("cpu", "cuda", "auto"), help="where examples run (default: config, else cpu)")
+    if not confirm:
+        g.add_argument("--confirm", action="store_true",
+                       help="run the examples under Dynamo and mark findings confirmed (as `tclint confirm`)")
+    g.add_argument("--device", choices=("cpu", "cuda", "auto"), metavar="DEVICE",
+                   help="where examples run: cpu, cuda or auto (default: config, else cpu)")
     g.add_argument("--example-timeout", type=float, metavar="SECONDS", help="per example case (default: config, else 60)")
-    g.add_argument("--recompiles", choices=("actionable", "all"), default="actionable",
-                   help="all: also report the single recompile where Dynamo marks a size dynamic")
+    g.add_argument("--recompiles", choices=("actionable", "all"), default="actionable", metavar="WHICH",
+                   help="actionable (default) or all: also the single recompile where Dynamo marks a size dynamic")
     g.add_argument("--example-memory", type=int, metavar="MB",
                    help="address-space cap per example process (default: config, else 3/4 of RAM; 0: none)")
-    g.add_argument("--python", help="interpreter that has torch and the project's dependencies (default: this one)")
-    g.add_argument("--executor", choices=("local", "slurm", "submitit-local"),
-                   help="where examples run: child processes here (default), or jobs through submitit")
-    p.add_argument("--version", action="version", version=f"tclint {__version__}")
+    g.add_argument("--python", metavar="INTERPRETER",
+                   help="interpreter that has torch and the project's dependencies (default: this one)")
+    g.add_argument("--executor", choices=("local", "slurm", "submitit-local"), metavar="EXECUTOR",
+                   help="where examples run: local child processes (default), slurm or submitit-local jobs "
+                        "through submitit")
+    p.add_argument("-V", "--version", action="version", version=f"tclint {__version__}")
     return p
 
 
@@ -64,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
             return _server_command(rest)
         if command == "trace":
             return _trace_command(rest)
+        if command == "clean":
+            return _clean_command(rest)
         return _check_command(rest, confirm=command == "confirm")
     except KeyboardInterrupt:
         return EXIT_ERROR
@@ -72,23 +145,38 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _check_command(argv: list[str], confirm: bool = False) -> int:
-    args = _check_parser().parse_args(argv)
-    args.confirm = args.confirm or confirm
+    args = _check_parser(confirm).parse_args(argv)
+    if confirm:
+        args.confirm, args.add_noqa, args.show_settings, args.show_files = True, False, False, False
     from pathlib import Path
 
     from tclint.analyzer.config import ConfigError
-    from tclint.analyzer.settings_resolution import resolve_settings
+    from tclint.analyzer.settings_resolution import Overrides, resolve_settings
 
     paths = [Path(p) for p in args.paths] or [Path(".")]
     reading_stdin = args.paths == ["-"] or (not args.paths and args.stdin_filename)
     anchor = Path(args.stdin_filename) if reading_stdin and args.stdin_filename else paths[0]
+    overrides = Overrides(
+        select=args.select, extend_select=args.extend_select, ignore=args.ignore, exclude=args.exclude,
+        extend_exclude=args.extend_exclude, respect_gitignore=args.respect_gitignore, cache_dir=args.cache_dir)
     try:
-        settings = resolve_settings(
-            anchor, config=args.config, select=args.select, extend_select=args.extend_select, ignore=args.ignore,
-        )
+        settings = resolve_settings(anchor, config=args.config, overrides=overrides)
     except ConfigError as exc:
         print(f"tclint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    if args.show_settings:
+        from tclint.analyzer.settings_resolution import describe_settings
+
+        sys.stdout.write(describe_settings(settings, anchor))
+        return EXIT_CLEAN
+    if args.show_files:
+        from tclint.analyzer.discovery import discover
+
+        found, problems = discover(paths, settings)
+        for problem in problems:
+            print(f"tclint: {problem}", file=sys.stderr)
+        sys.stdout.write("".join(f"{f.display}\n" for f in found))
+        return EXIT_ERROR if problems else EXIT_CLEAN
 
     from tclint.analyzer import project
 
@@ -103,28 +191,67 @@ def _check_command(argv: list[str], confirm: bool = False) -> int:
         return EXIT_ERROR
     for notice in result.notices:
         print(f"tclint: {notice}", file=sys.stderr)
+    missing = any(not p.exists() for p in paths) and not reading_stdin
+    if result.files == 0 and not reading_stdin and not missing:
+        print("tclint: warning: No Python files found under the given paths", file=sys.stderr)
+    if args.add_noqa:
+        if reading_stdin:
+            print("tclint: error: --add-noqa edits files; it cannot read stdin", file=sys.stderr)
+            return EXIT_ERROR
+        from tclint.analyzer.add_noqa import add_suppressions
+
+        added = add_suppressions(result.diagnostics)
+        for notice in added.notices:
+            print(f"tclint: {notice}", file=sys.stderr)
+        n, k = added.comments, added.files
+        print(f"Added {n} suppression{'s' if n != 1 else ''} to {k} file{'s' if k != 1 else ''}.", file=sys.stderr)
+        return EXIT_ERROR if missing else EXIT_CLEAN
     if args.confirm and not reading_stdin:
         result = _confirm(args, paths, settings, result)
 
     from tclint.analyzer.render import render
 
+    color = _use_color(args.color, sys.stdout) and not args.output_file
     stats = _stats(result)
-    report = render(args.format, result.diagnostics, stats)
+    report = render(args.format, result.diagnostics, stats, color=color)
     if args.statistics and args.format in ("text", "full"):
         report = _statistics_text(result.diagnostics)
     _emit(report, args.output_file)
     if args.statistics and args.format not in ("text", "full"):
         print(_statistics_text(result.diagnostics), end="", file=sys.stderr)
-    if args.format in ("text", "full") and not args.statistics and sys.stdout.isatty():
-        n = len(result.diagnostics)
-        print(f"Found {n} finding{'s' if n != 1 else ''} in {result.files} file{'s' if result.files != 1 else ''}.")
-    if any(not p.exists() for p in paths) and not reading_stdin:
+    if not args.quiet:
+        # On stderr, like a progress message: stdout holds the report alone, whatever its format.
+        print(_summary(result), file=sys.stderr)
+    if missing:
         return EXIT_ERROR
     if any(d.code == "TC004" for d in result.diagnostics):
         return EXIT_ERROR  # an internal error: the report is complete otherwise
     if result.diagnostics and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _summary(result) -> str:
+    n = len(result.diagnostics)
+    if n == 0:
+        return "All checks passed!"
+    k = len({d.path for d in result.diagnostics})
+    return (f"Found {n} finding{'s' if n != 1 else ''} in {k} file{'s' if k != 1 else ''} "
+            f"({result.files} checked).")
+
+
+def _use_color(when: str, stream) -> bool:
+    """--color, then NO_COLOR (any non-empty value turns colour off), FORCE_COLOR, then the terminal."""
+    if when != "auto":
+        return when == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _confirm(args, paths, settings, result):
@@ -176,22 +303,44 @@ def _case_line(case, python: str) -> str:
     return f"tclint: confirm {where}: {case.status}{detail}"
 
 
+def _trace_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="tclint trace", usage="tclint trace [options] -- PYTHON SCRIPT.py [ARG ...]  (or -- PYTHON -m MODULE ...)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=_wrap("Run a script unchanged under graph-break capture, merge what Dynamo did with the "
+                          "static findings, and save the result to .tclint/trace.json for the language server. "
+                          "It confirms and adds findings (TC900/TC901) but never refutes one."),
+        epilog=_wrap("exit status: the traced script's own status; 2 when tclint cannot run it (no such "
+                     "script, no torch in that interpreter, the capture failed)."))
+    p.add_argument("--format", choices=FORMATS, default="text", metavar="FORMAT",
+                   help=f"output format: {', '.join(FORMATS)} (default: text)")
+    p.add_argument("--root", default=".", metavar="DIR",
+                   help="the project whose files count (default: the current folder)")
+    p.add_argument("-o", "--output-file", metavar="FILE", help="write the report here instead of stdout")
+    p.add_argument("--recompiles", choices=("actionable", "all"), default="actionable", metavar="WHICH",
+                   help="actionable (default) or all: also the single recompile where Dynamo marks a size dynamic")
+    return p
+
+
 def _trace_command(argv: list[str]) -> int:
-    if "--" not in argv:
-        print("usage: tclint trace [--format F] [--root DIR] -- python SCRIPT.py [ARGS...]", file=sys.stderr)
-        return EXIT_ERROR
-    split = argv.index("--")
+    p = _trace_parser()
+    split = argv.index("--") if "--" in argv else len(argv)
     own, command = argv[:split], argv[split + 1:]
-    p = argparse.ArgumentParser(prog="tclint trace", description="Run a script with graph-break capture.")
-    p.add_argument("--format", choices=FORMATS, default="text")
-    p.add_argument("--root", default=".", help="the project whose files count (default: the current folder)")
-    p.add_argument("--output-file", "-o")
-    p.add_argument("--recompiles", choices=("actionable", "all"), default="actionable")
-    args = p.parse_args(own)
-    if len(command) < 2:
-        print("tclint: error: give the interpreter and the script, e.g. `-- python train.py`", file=sys.stderr)
+    args = p.parse_args(own)  # --help exits here
+    if split == len(argv) or len(command) < 2:
+        p.print_usage(sys.stderr)
+        print("tclint trace: error: give the interpreter and the script after `--`, e.g. "
+              "`tclint trace -- python train.py`", file=sys.stderr)
         return EXIT_ERROR
+    import shutil
     from pathlib import Path
+
+    if shutil.which(command[0]) is None:
+        print(f"tclint trace: error: no interpreter {command[0]!r}", file=sys.stderr)
+        return EXIT_ERROR
+    if command[1] != "-m" and not Path(command[1]).is_file():
+        print(f"tclint trace: error: no such script: {command[1]}", file=sys.stderr)
+        return EXIT_ERROR
 
     from tclint.analyzer import project
     from tclint.analyzer.config import ConfigError
@@ -212,13 +361,67 @@ def _trace_command(argv: list[str]) -> int:
     result = trace(command, files, root, static.diagnostics, all_recompiles=args.recompiles == "all")
     for case in result.cases:
         print(_case_line(case, command[0]), file=sys.stderr)
+    status = _traced_status(result.cases)
+    if status == EXIT_ERROR and not any(c.status == "raised" for c in result.cases):
+        return EXIT_ERROR  # nothing ran: no findings to save or show
     try:  # where the editor finds the last trace's verdicts
         saved_results.save(settings.base_dir / saved_results.TRACE_FILE, result.diagnostics)
     except OSError:
         pass
     _emit(render(args.format, result.diagnostics, _stats(project.LintResult(result.diagnostics, static.files))),
           args.output_file)
-    return EXIT_FINDINGS if result.diagnostics else EXIT_CLEAN
+    return status
+
+
+def _traced_status(cases) -> int:
+    """The traced script's exit status, as Python would have set it: 0, SystemExit's code, or 1
+    for an uncaught exception. 2 when the capture itself failed (no torch, a crash)."""
+    if not cases or any(c.name == "*" for c in cases):
+        return EXIT_ERROR
+    for case in cases:
+        if case.status == "ok":
+            continue
+        if case.status != "raised":
+            return EXIT_ERROR
+        error = case.error or ""
+        if error.startswith("SystemExit: "):
+            code = error.removeprefix("SystemExit: ").strip()
+            return int(code) if code.lstrip("-").isdigit() else 1
+        return 1
+    return EXIT_CLEAN
+
+
+def _clean_command(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(
+        prog="tclint clean", description="Remove tclint's caches (lint summaries, confirmation results, the "
+                                         "last trace) from the project that holds PATH and the folders under it.")
+    p.add_argument("path", nargs="?", default=".", metavar="PATH", help="where to start (default: .)")
+    p.add_argument("--config", metavar="FILE", help="use this pyproject.toml or tclint.toml")
+    args = p.parse_args(argv)
+    from pathlib import Path
+
+    from tclint.analyzer.cache_folders import cache_folders, remove_folder
+    from tclint.analyzer.config import ConfigError
+    from tclint.analyzer.settings_resolution import resolve_settings
+
+    start = Path(args.path)
+    if not start.is_dir():
+        print(f"tclint clean: error: {args.path}: no such folder", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        settings = resolve_settings(start, config=args.config)
+    except ConfigError as exc:
+        print(f"tclint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    status = EXIT_CLEAN
+    for folder in cache_folders(settings, start):
+        problem = remove_folder(folder)
+        if problem:
+            print(f"tclint clean: cannot remove {folder}: {problem}", file=sys.stderr)
+            status = EXIT_ERROR
+        else:
+            print(f"Removed {folder}", file=sys.stderr)
+    return status
 
 
 def _lint_stdin(filename: str, settings):

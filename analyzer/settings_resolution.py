@@ -1,7 +1,7 @@
 """Settings for a run: the config file found (or given), then command-line overrides."""
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from tclint.analyzer.config import ConfigError, Settings, find_config, load_config, parse_table
@@ -13,8 +13,21 @@ def known_codes() -> frozenset[str]:
     return frozenset(all_rules())
 
 
-def resolve_settings(anchor: Path, config: str | None = None, select: str | None = None,
-                     extend_select: str | None = None, ignore: str | None = None) -> Settings:
+@dataclass(frozen=True)
+class Overrides:
+    """Command-line flags that stand for config keys. Lists hold the flag's values as given
+    (each may be a comma list; a repeated flag adds up); None: the flag was not given."""
+
+    select: list[str] | None = None
+    extend_select: list[str] | None = None
+    ignore: list[str] | None = None
+    exclude: list[str] | None = None
+    extend_exclude: list[str] | None = None
+    respect_gitignore: bool | None = None
+    cache_dir: str | None = None
+
+
+def resolve_settings(anchor: Path, config: str | None = None, overrides: Overrides = Overrides()) -> Settings:
     codes = known_codes()
     if config:
         path = Path(config)
@@ -24,23 +37,78 @@ def resolve_settings(anchor: Path, config: str | None = None, select: str | None
     else:
         found = find_config(anchor.resolve() if anchor.exists() else Path.cwd())
         settings = load_config(found, codes) if found else Settings()
-    overrides = {}
-    if select is not None:
-        overrides["select"] = _split(select)
-    if extend_select is not None:
-        overrides["extend-select"] = _split(extend_select)
-    if ignore is not None:
-        overrides["ignore"] = _split(ignore)
-    if overrides:
-        cli = parse_table(overrides, "command line:", None, codes)
-        settings = replace(
-            settings,
-            select=cli.select if select is not None else settings.select,
-            extend_select=settings.extend_select + cli.extend_select,
-            ignore=settings.ignore + cli.ignore,
-        )
-    return settings
+    table: dict = {}
+    for key in ("select", "extend_select", "ignore"):
+        values = getattr(overrides, key)
+        if values is not None:
+            table[key.replace("_", "-")] = [c.upper() for c in _split(values)]
+    for key in ("exclude", "extend_exclude"):
+        values = getattr(overrides, key)
+        if values is not None:
+            table[key.replace("_", "-")] = _split(values)
+    if overrides.respect_gitignore is not None:
+        table["respect-gitignore"] = overrides.respect_gitignore
+    if not table and overrides.cache_dir is None:
+        return settings
+    # The same checks as the config file's, so `--select TC1O2` is refused as `select` would be.
+    cli = parse_table(table, "command line:", None, codes)
+    changes: dict = {}
+    if "select" in table:
+        changes["select"] = cli.select
+    if "exclude" in table:
+        changes["exclude"] = cli.exclude
+    if "respect-gitignore" in table:
+        changes["respect_gitignore"] = cli.respect_gitignore
+    if overrides.cache_dir is not None:
+        changes["cache_dir"] = str(Path(overrides.cache_dir).resolve())  # relative to where tclint runs
+    return replace(
+        settings, **changes,
+        extend_select=settings.extend_select + cli.extend_select,
+        ignore=settings.ignore + cli.ignore,
+        extend_exclude=settings.extend_exclude + cli.extend_exclude,
+    )
 
 
-def _split(value: str) -> list[str]:
-    return [v.strip().upper() for v in value.split(",") if v.strip()]
+def _split(values: list[str]) -> list[str]:
+    return [v.strip() for value in values for v in value.split(",") if v.strip()]
+
+
+def describe_settings(settings: Settings, anchor: Path) -> str:
+    """`--show-settings`: where the settings come from and every value, spelled as in the config."""
+    lines = [
+        f"Resolved settings for: {anchor.resolve()}",
+        f"Settings path: {settings.source.resolve() if settings.source else '(none: defaults)'}",
+        "",
+    ]
+    for f in fields(settings):
+        if f.name == "source":
+            continue
+        value = getattr(settings, f.name)
+        key = f.name.replace("_", "-")
+        if f.name in ("dynamo", "confirm"):
+            for sub in fields(value):  # these tables keep Python's spelling
+                lines.append(f"{key}.{sub.name} = {_show(getattr(value, sub.name), sub.name in _TABLES)}")
+        else:
+            lines.append(f"{key} = {_show(value, f.name in _TABLES)}")
+    return "\n".join(lines) + "\n"
+
+
+_TABLES = ("per_file_ignores", "severity", "slurm")  # held as (key, value) pairs
+
+
+def _show(value, table: bool = False) -> str:
+    import json
+
+    if table:
+        return "{" + ", ".join(f"{json.dumps(str(k))} = {_show(v)}" for k, v in value) + "}"
+    if isinstance(value, (frozenset, set)):
+        value = sorted(value)
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "(not set)"
+    if isinstance(value, str):  # also Severity, a str enum
+        return json.dumps(getattr(value, "value", value))
+    return str(value)

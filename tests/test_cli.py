@@ -30,8 +30,9 @@ CLEAN = textwrap.dedent("""
 """)
 
 
-def run(*args, cwd=None, stdin=None):
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+def run(*args, cwd=None, stdin=None, env=None):
+    env = {**{k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")},
+           "PYTHONIOENCODING": "utf-8", **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "tclint.analyzer", *args], cwd=cwd, input=stdin,
         capture_output=True, text=True, env=env, timeout=120,
@@ -57,6 +58,151 @@ def test_clean_exit_0(project):
     proc = run("--no-cache", "good.py", cwd=project)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout == ""
+    assert proc.stderr == "All checks passed!\n"
+
+
+def test_summary_line_is_on_stderr_whatever_the_format(project):
+    text = run("--no-cache", ".", cwd=project)
+    assert text.stderr.splitlines()[-1] == "Found 2 findings in 1 file (2 checked)."
+    assert "Found" not in text.stdout
+    as_json = run("--no-cache", "--format", "json", ".", cwd=project)
+    assert json.loads(as_json.stdout)["stats"]["diagnostics"] == 2  # stdout is the document alone
+    assert as_json.stderr.splitlines()[-1] == "Found 2 findings in 1 file (2 checked)."
+    quiet = run("--no-cache", "-q", ".", cwd=project)
+    assert quiet.stderr == "" and quiet.returncode == 1
+
+
+def test_color_flag_and_environment(project):
+    escape = "\x1b["
+    assert escape not in run("--no-cache", "bad.py", cwd=project).stdout  # a pipe is not a terminal
+    assert escape in run("--no-cache", "--color", "always", "bad.py", cwd=project).stdout
+    assert escape in run("--no-cache", "bad.py", cwd=project, env={"FORCE_COLOR": "1"}).stdout
+    assert escape not in run("--no-cache", "bad.py", cwd=project, env={"FORCE_COLOR": "1", "NO_COLOR": "1"}).stdout
+    assert escape not in run("--no-cache", "--color", "never", "bad.py", cwd=project, env={"FORCE_COLOR": "1"}).stdout
+    assert escape in run("--no-cache", "--color", "always", "--format", "full", "bad.py", cwd=project).stdout
+    as_json = run("--no-cache", "--color", "always", "--format", "json", "bad.py", cwd=project).stdout
+    assert escape not in as_json and json.loads(as_json)["diagnostics"]
+
+
+def test_no_python_files_is_a_warning(tmp_path):
+    (tmp_path / "notes.txt").write_text("hello")
+    proc = run("--no-cache", ".", cwd=tmp_path)
+    assert proc.returncode == 0
+    assert "warning: No Python files found" in proc.stderr
+
+
+@pytest.mark.parametrize("jobs", ["0", "-2", "many"])
+def test_jobs_must_be_a_positive_number(project, jobs):
+    proc = run("--no-cache", "-j", jobs, "bad.py", cwd=project)
+    assert proc.returncode == 2 and "-j/--jobs" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_code_lists_take_commas_and_repeated_flags_add_up(project):
+    both = run("--no-cache", "--select", "TC101", "--select", "TC102", "bad.py", cwd=project).stdout
+    assert "TC101" in both and "TC102" in both
+    assert run("--no-cache", "--select", "TC101,TC102", "bad.py", cwd=project).stdout == both
+    assert run("--no-cache", "--ignore", "TC101, TC102", "bad.py", cwd=project).stdout == ""
+    assert run("--no-cache", "--ignore", "TC101", "--ignore", "TC102", "bad.py", cwd=project).stdout == ""
+    only = run("--no-cache", "--select", "TC2", "--extend-select", "TC101", "--extend-select", "TC3", "bad.py",
+               cwd=project).stdout
+    assert "TC101" in only and "TC102" not in only
+    bad = run("--no-cache", "--select", "TC101,TC1O2", "bad.py", cwd=project)
+    assert bad.returncode == 2 and "TC1O2" in bad.stderr
+
+
+def test_help_names_every_value_and_every_command():
+    text = run("--help").stdout
+    for option in ("--format FORMAT", "--select CODES", "--jobs N", "--output-file FILE", "--config FILE",
+                   "--exclude PATTERNS", "--cache-dir DIR", "--color WHEN", "--stdin-filename NAME",
+                   "--example-timeout SECONDS", "--python INTERPRETER", "--no-respect-gitignore"):
+        assert option in text, option
+    assert "{" not in text  # no bare choice lists standing in for a metavar
+    for command in ("check", "confirm", "trace", "rule", "rules", "server", "clean"):
+        assert f"tclint {command}" in text or f"tclint [{command}]" in text, command
+    assert run("check", "--help").stdout == text
+
+
+def test_confirm_and_trace_have_their_own_help():
+    confirm = run("confirm", "--help")
+    assert confirm.returncode == 0 and confirm.stdout.startswith("usage: tclint confirm")
+    assert "--device DEVICE" in confirm.stdout and "--add-noqa" not in confirm.stdout
+    trace = run("trace", "--help")
+    assert trace.returncode == 0 and trace.stdout.startswith("usage: tclint trace")
+    assert "--root DIR" in trace.stdout and "exit status: the traced script's own status" in trace.stdout
+    assert run("clean", "--help").stdout.startswith("usage: tclint clean")
+
+
+def test_file_selection_flags(tmp_path):
+    for name in ("a/one.py", "b/two.py", "c/three.py", "gen/four.py"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("x = 1\n")
+    (tmp_path / ".gitignore").write_text("gen/\n")
+    (tmp_path / ".git").mkdir()
+
+    def files(*flags):
+        proc = run("--show-files", *flags, ".", cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.split()
+
+    assert files() == ["a/one.py", "b/two.py", "c/three.py"]
+    assert files("--no-respect-gitignore") == ["a/one.py", "b/two.py", "c/three.py", "gen/four.py"]
+    assert files("--exclude", "a/,b/") == ["c/three.py"]
+    assert files("--exclude", "a/", "--extend-exclude", "c/") == ["b/two.py"]
+    (tmp_path / "pyproject.toml").write_text("[tool.tclint]\nexclude = ['a/']\nrespect-gitignore = false\n")
+    assert files() == ["b/two.py", "c/three.py", "gen/four.py"]
+    assert files("--exclude", "b/", "--respect-gitignore") == ["a/one.py", "c/three.py"]  # flags win
+
+
+def test_cache_dir_flag(project, tmp_path):
+    cache = tmp_path / "elsewhere"
+    assert run("--cache-dir", str(cache), "bad.py", cwd=project).returncode == 1
+    assert cache.is_dir() and any(cache.rglob("*"))
+    assert not (project / ".tclint_cache").exists()
+
+
+def test_show_settings_names_the_config_and_each_value(project):
+    (project / "pyproject.toml").write_text("[tool.tclint]\nignore = ['TC2']\n[tool.tclint.dynamo]\n"
+                                            "capture_scalar_outputs = true\n")
+    proc = run("--show-settings", "--extend-select", "TC4", "bad.py", cwd=project)
+    assert proc.returncode == 0
+    assert f"Settings path: {(project / 'pyproject.toml').resolve()}" in proc.stdout
+    lines = proc.stdout.splitlines()
+    assert 'ignore = ["TC2"]' in lines and 'extend-select = ["TC4"]' in lines
+    assert "dynamo.capture_scalar_outputs = true" in lines
+
+
+def test_add_noqa_silences_every_finding_once(project):
+    proc = run("--no-cache", "--add-noqa", ".", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert "Added 2 suppressions to 1 file." in proc.stderr
+    text = (project / "bad.py").read_text()
+    assert "    if x.sum() > 0:  # tclint: ignore[TC101]\n" in text
+    assert "    return x.sum().item()  # tclint: ignore[TC102]\n" in text
+    assert run("--no-cache", ".", cwd=project).returncode == 0
+    again = run("--no-cache", "--add-noqa", ".", cwd=project)
+    assert "Added 0 suppressions" in again.stderr and (project / "bad.py").read_text() == text
+
+
+def test_clean_removes_the_caches(project):
+    assert run("bad.py", cwd=project).returncode == 1
+    (project / ".tclint" / "confirm").mkdir(parents=True)
+    nested = project / "sub" / ".tclint_cache"
+    nested.mkdir(parents=True)
+    keep = project / ".venv" / ".tclint_cache"  # not ours to walk into
+    keep.mkdir(parents=True)
+    proc = run("clean", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert not (project / ".tclint_cache").exists() and not (project / ".tclint").exists()
+    assert not nested.exists() and keep.exists()
+    assert (project / "bad.py").exists()
+
+
+def test_clean_leaves_a_configured_folder_that_is_not_a_cache(project):
+    (project / "data").mkdir()
+    (project / "data" / "weights.bin").write_text("keep me")
+    (project / "pyproject.toml").write_text("[tool.tclint]\ncache-dir = 'data'\n")
+    assert run("clean", cwd=project).returncode == 0
+    assert (project / "data" / "weights.bin").exists()
 
 
 def test_exit_zero_flag(project):

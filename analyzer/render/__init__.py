@@ -4,13 +4,14 @@ from __future__ import annotations
 FORMATS = ("text", "full", "json", "jsonl", "sarif", "github")
 
 
-def render(fmt: str, diagnostics, stats: dict, sources=None) -> str:
+def render(fmt: str, diagnostics, stats: dict, sources=None, color: bool = False) -> str:
+    """`color` applies to the human formats only; machine formats never carry escape codes."""
     if fmt == "text":
         from tclint.analyzer.render.text import render_text
-        return render_text(diagnostics)
+        return render_text(diagnostics, color)
     if fmt == "full":
         from tclint.analyzer.render.text import render_full
-        return render_full(diagnostics, sources)
+        return render_full(diagnostics, sources, color)
     if fmt == "json":
         from tclint.analyzer.render.json_format import render_json
         return render_json(diagnostics, stats)

@@ -6,25 +6,49 @@ from pathlib import Path
 from tclint.analyzer import notebook
 
 
-def _headline(d) -> str:
-    gb = f" [{d.gb_id}]" if d.gb_id else ""
-    return f"{d.location()}: {d.code}{gb} {d.message}"
+class _Style:
+    """ANSI styles as ruff uses them (bold path, red code, blue gutter), or none at all."""
+
+    def __init__(self, color: bool):
+        self.color = color
+
+    def _wrap(self, text: str, code: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.color and text else text
+
+    def bold(self, text: str) -> str:
+        return self._wrap(text, "1")
+
+    def code(self, text: str) -> str:
+        return self._wrap(text, "1;31")
+
+    def dim(self, text: str) -> str:
+        return self._wrap(text, "2")
+
+    def gutter(self, text: str) -> str:
+        return self._wrap(text, "1;34")
 
 
-def render_text(diagnostics) -> str:
-    return "".join(_headline(d) + "\n" for d in diagnostics)
+def _headline(d, style: _Style) -> str:
+    gb = " " + style.dim(f"[{d.gb_id}]") if d.gb_id else ""
+    return f"{style.bold(d.location())}: {style.code(d.code)}{gb} {d.message}"
 
 
-def render_full(diagnostics, sources: dict[str, list[str]] | None = None) -> str:
+def render_text(diagnostics, color: bool = False) -> str:
+    style = _Style(color)
+    return "".join(_headline(d, style) + "\n" for d in diagnostics)
+
+
+def render_full(diagnostics, sources: dict[str, list[str]] | None = None, color: bool = False) -> str:
     from tclint.analyzer.rules import all_rules
 
+    style = _Style(color)
     rules = all_rules()
     sources = sources if sources is not None else {}
     cell_starts: dict[str, tuple[int, ...]] = {}  # notebooks: the joined line where each cell begins
     out = []
     for d in diagnostics:
-        out.append(f"{d.code} {d.name}: {d.message}")
-        out.append(f"  --> {d.location()}")
+        out.append(f"{style.code(d.code)} {style.bold(d.name)}: {d.message}")
+        out.append(f"  {style.gutter('-->')} {d.location()}")
         if d.path not in sources:
             sources[d.path], cell_starts[d.path] = _source_lines(d.path)
         lines = sources[d.path]
@@ -35,10 +59,12 @@ def render_full(diagnostics, sources: dict[str, list[str]] | None = None) -> str
         if 0 < line <= len(lines):
             text = lines[line - 1]
             width = len(str(d.span.end_line))
-            out.append(f"{' ' * width} |")
-            out.append(f"{d.span.line:>{width}} | {text}")
+            pad = " " * width
+            out.append(style.gutter(f"{pad} |"))
+            out.append(f"{style.gutter(f'{d.span.line:>{width}} |')} {text}")
             end = d.span.end_column if d.span.end_line == d.span.line else len(text) + 1
-            out.append(f"{' ' * width} | {' ' * (d.span.column - 1)}{'^' * max(1, end - d.span.column)}")
+            carets = style.code("^" * max(1, end - d.span.column))
+            out.append(f"{style.gutter(pad + ' |')} {' ' * (d.span.column - 1)}{carets}")
         for step in d.chain:
             out.append(f"  = via {step.location()}: {step.label}")
         if d.gb_type:
