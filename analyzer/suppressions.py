@@ -8,10 +8,12 @@ from tclint.analyzer.diagnostic import Span
 
 _PATTERN = re.compile(
     r"#\s*(?:(?P<tclint>tclint:\s*(?P<file>file-)?ignore)(?:\[(?P<codes>[^\]]*)\])?"
-    r"|(?P<noqa>noqa)(?::\s*(?P<noqa_codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?)",
+    r"|(?P<noqa>noqa)(?::\s*(?P<noqa_codes>[A-Z]+[0-9][A-Z0-9]*(?:[,\s]+[A-Z]+[0-9][A-Z0-9]*)*))?)",
     re.IGNORECASE,
 )
-_CODE = re.compile(r"[A-Za-z]+[0-9]+")
+# Codes are separated by commas or spaces; each is taken whole, so a mistyped `TC1O2` is
+# one unknown code (TC003), not `TC1` and `O2`.
+_SEPARATORS = re.compile(r"[,\s]+")
 
 
 @dataclass
@@ -36,7 +38,7 @@ def find_suppressions(text: str) -> list[Suppression]:
                 continue
             if m.group("tclint"):
                 raw = m.group("codes")
-                codes = tuple(c.upper() for c in _CODE.findall(raw)) if raw is not None else None
+                codes = _codes(raw) if raw is not None else None
                 ours = True
                 file_level = bool(m.group("file"))
             else:
@@ -44,7 +46,7 @@ def find_suppressions(text: str) -> list[Suppression]:
                 if raw is None:
                     codes, ours = None, False
                 else:
-                    codes = tuple(c.upper() for c in _CODE.findall(raw) if c.upper().startswith("TC"))
+                    codes = tuple(c for c in _codes(raw) if c.startswith("TC"))
                     if not codes:
                         continue  # a noqa for other tools only
                     ours = True
@@ -52,6 +54,10 @@ def find_suppressions(text: str) -> list[Suppression]:
             span = Span(lineno, m.start() + 1, lineno, len(line.rstrip()) + 1)
             found.append(Suppression(lineno, span, codes, line[: m.start()].strip() == "", file_level, ours))
     return found
+
+
+def _codes(raw: str) -> tuple[str, ...]:
+    return tuple(c.upper() for c in _SEPARATORS.split(raw) if c)
 
 
 def _inside_string(line: str, index: int) -> bool:

@@ -73,3 +73,16 @@ def test_suppression_edit_adds_or_extends_the_comment(lint):
     assert edit.new_text == "TC101, TC102"
     line = "    return x.sum().item()  # tclint: ignore[TC101]"
     assert line[edit.span.column - 1:edit.span.end_column - 1] == "TC101"
+
+
+def test_unknown_code_is_reported_as_written(lint):
+    diags = lint(HEAD + "    return x.sum().item()  # tclint: ignore[TC1O2]\n")
+    assert [(d.code, d.message) for d in diags if d.code == "TC003"] == [
+        ("TC003", "unknown rule code `TC1O2` in suppression")]
+    noqa = lint(HEAD + "    return x.sum().item()  # noqa: TC1O2\n")
+    assert [d.message for d in noqa if d.code == "TC003"] == ["unknown rule code `TC1O2` in suppression"]
+
+
+def test_codes_may_be_separated_by_spaces(lint):
+    assert codes(lint(HEAD + "    if x.sum() > 0:  # tclint: ignore[TC101 TC102]\n        return x.item()\n"
+                      "    return x\n")) == ["TC002", "TC102"]
