@@ -11,6 +11,7 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.summary import CallRef, CallSite, ClassSummary, FileSummary, FunctionSummary
 
 MODULE_BASES = ("torch.nn.Module", "torch.nn.modules.module.Module")
@@ -60,6 +61,7 @@ class ProjectIndex:
         # there pass tensors that matter.
         self.reached: set[str] | None = None
         self._callers_map: dict[str, list[tuple[str, CallSite]]] | None = None
+        self._aliases: dict[str, str] | None = None
 
     # -- names ----------------------------------------------------------------------
     def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[str, str] | None:
@@ -81,12 +83,20 @@ class ProjectIndex:
             module = ".".join(parts[:i])
             fs = self.modules.get(module)
             if fs is None:
+                real = self._namespace_aliases().get(module)  # `pkg.helpers` for a PEP 420 `helpers`
+                if real is not None:
+                    return self.resolve_dotted(".".join([real, *parts[i:]]), depth + 1)
                 continue
             alias = fs.imports.get(parts[i])
             if alias is None:
                 return None
             return self.resolve_dotted(".".join([alias, *parts[i + 1:]]), depth + 1)
         return None
+
+    def _namespace_aliases(self) -> dict[str, str]:
+        if self._aliases is None:
+            self._aliases = namespace_aliases(self.files)
+        return self._aliases
 
     def mro(self, class_key: str) -> list[str]:
         cached = self._mro.get(class_key)
