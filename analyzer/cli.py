@@ -291,16 +291,17 @@ def _executor(kind: str, cfg, settings, jobs):
     return SubmititExecutor(folder, cluster="local" if kind == "submitit-local" else "slurm", parameters=dict(cfg.slurm))
 
 
-def _case_line(case, python: str) -> str:
+def _case_line(case, python: str, verb: str = "confirm") -> str:
     where = f"{case.module}::{case.name}"
     if case.status == "ok":
         n = len({(b.get('file'), b.get('line'), b.get('gb_type')) for b in case.breaks})
-        return f"tclint: confirm {where}: ok in {case.seconds:.2f} s, {n} graph break{'s' if n != 1 else ''}"
+        return f"tclint: {verb} {where}: ok in {case.seconds:.2f} s, {n} graph break{'s' if n != 1 else ''}"
     if case.status == "torch-missing":
-        return (f"tclint: confirm {case.module}: torch is not installed for {python}; "
-                "install it there (pip install 'torch-tclint[confirm]') or pass --python")
+        fix = "pass --python" if verb == "confirm" else "run it with one that has torch"
+        return (f"tclint: {verb} {case.module}: torch is not installed for {python}; "
+                f"install it there (pip install 'torch-tclint[confirm]') or {fix}")
     detail = f": {case.error.splitlines()[-1]}" if case.error else ""
-    return f"tclint: confirm {where}: {case.status}{detail}"
+    return f"tclint: {verb} {where}: {case.status}{detail}"
 
 
 def _trace_parser() -> argparse.ArgumentParser:
@@ -360,7 +361,7 @@ def _trace_command(argv: list[str]) -> int:
     files, _ = discover([root], settings)
     result = trace(command, files, root, static.diagnostics, all_recompiles=args.recompiles == "all")
     for case in result.cases:
-        print(_case_line(case, command[0]), file=sys.stderr)
+        print(_case_line(case, command[0], "trace"), file=sys.stderr)
     status = _traced_status(result.cases)
     if status == EXIT_ERROR and not any(c.status == "raised" for c in result.cases):
         return EXIT_ERROR  # nothing ran: no findings to save or show
