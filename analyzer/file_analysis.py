@@ -28,6 +28,8 @@ from tclint.analyzer.summary import (
     FileSummary,
     FunctionSummary,
 )
+from tclint.analyzer.training_paths import NOTE as TRAINING_NOTE
+from tclint.analyzer.training_paths import training_only_block
 
 COMPILE_NAMES = frozenset({"torch.compile"})
 DISABLE_NAMES = frozenset({
@@ -102,6 +104,8 @@ class FileAnalyzer(cst.CSTVisitor):
         self._literal_names: dict[str, list] = {}
         self._loop_sources: dict[str, list] = {}
         self._eager_depth = 0
+        self._training_blocks: set[int] = set()  # ids of subtrees that run only when self.training
+        self._training_depth = 0
         self.rules = [cls(self) for cls in rule_classes]
         self._visit: dict[type, list] = {}
         self._leave: dict[type, list] = {}
@@ -130,6 +134,8 @@ class FileAnalyzer(cst.CSTVisitor):
         else:
             bucket = self.summary.functions[fn.key].candidates
             always = False
+        if self._training_depth:
+            message += TRAINING_NOTE
         cand = Candidate(code=code, span=None, message=message, condition=condition, fix=fix,
                          graph_break=graph_break, always=always)
         bucket.append(cand)
@@ -148,6 +154,8 @@ class FileAnalyzer(cst.CSTVisitor):
             self._enter_narrowed(node)
         if self._tensor_branches and id(node) in self._tensor_branches:
             self._tensor_branch_depth += 1
+        if self._training_blocks and id(node) in self._training_blocks:
+            self._training_depth += 1
         handler = _BOOKKEEPING_VISIT.get(t)
         if handler is not None:
             handler(self, node)
@@ -189,6 +197,8 @@ class FileAnalyzer(cst.CSTVisitor):
             self._leave_narrowed()
         if self._tensor_branches and id(original_node) in self._tensor_branches:
             self._tensor_branch_depth -= 1
+        if self._training_blocks and id(original_node) in self._training_blocks:
+            self._training_depth -= 1
 
     # -- imports and module-level names -------------------------------------------
     def _visit_module(self, node: cst.Module) -> None:
@@ -621,6 +631,9 @@ class FileAnalyzer(cst.CSTVisitor):
             self._eager_blocks.add(id(node.body))
         elif when is True and node.orelse is not None:
             self._eager_blocks.add(id(node.orelse))
+        training = training_only_block(node)
+        if training is not None:
+            self._training_blocks.add(id(training))
         narrowed = _python_value_test(self.facts, node.test)
         if narrowed is not None and self.facts.function is not None:
             self._narrowed[id(node.body)] = narrowed

@@ -16,6 +16,7 @@ from tclint.analyzer.cache import SummaryCache, run_cache_key, summary_key
 from tclint.analyzer.config import Settings
 from tclint.analyzer.diagnostic import ChainStep, Diagnostic, Span
 from tclint.analyzer.discovery import SourceFile, discover
+from tclint.analyzer.dynamo_hints import setting_hint
 from tclint.analyzer.file_analysis import analyze_module
 from tclint.analyzer.gb_registry import gb_url
 from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
@@ -275,7 +276,8 @@ def _chain_text(chain: tuple[ChainStep, ...]) -> str:
 
 
 def _from_candidate(rule, path: str, cand: Candidate, chain) -> Diagnostic:
-    return _make(rule, path, cand.span, cand.message, chain, fix=cand.fix, gb=cand.graph_break)
+    message = cand.message + setting_hint(rule)  # the Dynamo setting that would trace it, if one would
+    return _make(rule, path, cand.span, message, chain, fix=cand.fix, gb=cand.graph_break)
 
 
 def _make(rule, path, span, message, chain, fix=None, gb=None) -> Diagnostic:

@@ -94,7 +94,7 @@ class DynamicShapeOp(Rule):
         qual = self.facts.qualname(node.func)
         if qual in _FUNCTIONS:
             self.report(node, f"`{qual}()` returns a tensor whose size depends on the data; Dynamo breaks the "
-                              f"graph here (capture_dynamic_output_shape_ops=False)")
+                              "graph here")
             return
         if qual == "torch.where":
             if len(node.args) == 1 and node.args[0].keyword is None and not node.args[0].star:
@@ -120,5 +120,5 @@ class DynamicShapeOp(Rule):
                     and self.facts.qualname(receiver) is not None:
                 return  # a module or an imported object, e.g. `np.nonzero`
         self.report(node, f"`.{method}()` returns a tensor whose size depends on the data; Dynamo breaks the "
-                          f"graph here (capture_dynamic_output_shape_ops=False)",
+                          "graph here",
                     condition=None if cond in (True, None) else cond)

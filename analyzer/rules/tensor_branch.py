@@ -3,6 +3,7 @@ import libcst as cst
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
+from tclint.analyzer.value_text import value_text
 
 
 class TensorBranch(Rule):
@@ -96,7 +97,9 @@ class TensorBranch(Rule):
     def _check(self, test: cst.BaseExpression) -> None:
         is_tensor, cond = tensor_arg(self.facts, test)
         if is_tensor:
-            self.report(test, condition=cond)
+            named = value_text(test)
+            message = f"branching on `{named}`, a tensor, breaks the graph" if named else None
+            self.report(test, message, condition=cond)
 
     def visit_If(self, node: cst.If) -> None:
         self._check(node.test)

@@ -3,6 +3,7 @@ import libcst as cst
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import tensor_or_unknown
 from tclint.analyzer.rules.base import Example, Rule
+from tclint.analyzer.value_text import value_text
 
 
 class TensorItem(Rule):
@@ -70,4 +71,6 @@ class TensorItem(Rule):
         # on a value of unknown type it is almost always a tensor; static values and modules are not
         is_tensor, cond = tensor_or_unknown(self.facts, func.value)
         if is_tensor:
-            self.report(node, condition=cond)
+            named = value_text(node)
+            message = f"`.item()` converts a tensor to a Python number, so `{named}` breaks the graph" if named else None
+            self.report(node, message, condition=cond)

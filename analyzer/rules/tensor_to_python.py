@@ -3,6 +3,7 @@ import libcst as cst
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import sole_argument, tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
+from tclint.analyzer.value_text import value_text
 
 _CASTS = {"builtins.bool": "bool", "builtins.int": "int", "builtins.float": "float"}
 
@@ -79,6 +80,7 @@ class TensorToPython(Rule):
             return
         is_tensor, cond = tensor_arg(self.facts, arg)
         if is_tensor:
-            self.report(node, f"`{cast}()` of a tensor reads its value (like `.item()`), which Dynamo "
-                              f"cannot trace with capture_scalar_outputs=False; the graph breaks here",
+            named = value_text(arg)
+            what = f"the tensor `{named}`" if named else "a tensor"
+            self.report(node, f"`{cast}()` of {what} reads its value (like `.item()`); the graph breaks here",
                         condition=cond)
