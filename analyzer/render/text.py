@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tclint.analyzer import notebook
+from tclint.analyzer.render.help_text import help_line
 
 
 class _Style:
@@ -53,11 +54,14 @@ def render_full(diagnostics, sources: dict[str, list[str]] | None = None, color:
             sources[d.path], cell_starts[d.path] = _source_lines(d.path)
         lines = sources[d.path]
         line = d.span.line
+        snippet = None  # the finding's own source text, when it is on one line
         if d.cell is not None:
             starts = cell_starts.get(d.path, ())
             line = starts[d.cell - 1] + line - 1 if d.cell <= len(starts) else 0
         if 0 < line <= len(lines):
             text = lines[line - 1]
+            if d.span.end_line == d.span.line:
+                snippet = text[d.span.column - 1:d.span.end_column - 1].strip() or None
             width = len(str(d.span.end_line))
             pad = " " * width
             out.append(style.gutter(f"{pad} |"))
@@ -69,10 +73,9 @@ def render_full(diagnostics, sources: dict[str, list[str]] | None = None, color:
             out.append(f"  = via {step.location()}: {step.label}")
         if d.gb_type:
             out.append(f"  = dynamo: {d.gb_type} ({d.gb_id}) {d.url}")
-        rule = rules.get(d.code)
-        fix = _use_instead(rule)
-        if fix:
-            out.append(f"  = help: {fix}")
+        help_text = help_line(rules.get(d.code), snippet)
+        if help_text:
+            out.append(f"  = help: {help_text}")
         out.append("")
     return "\n".join(out) + ("\n" if out else "")
 
@@ -90,24 +93,3 @@ def _source_lines(path: str) -> tuple[list[str], tuple[int, ...]]:
             return [], ()
         return nb.python.splitlines(), nb.cell_starts
     return data.decode("utf-8", errors="replace").splitlines(), ()
-
-
-def _use_instead(rule) -> str | None:
-    """What the rule's "Use instead" section opens with: its first paragraph of prose, or
-    the first line of its example code."""
-    if rule is None:
-        return None
-    doc = rule.doc()
-    marker = "## Use instead"
-    if marker not in doc:
-        return None
-    lines = doc.split(marker, 1)[1].strip().splitlines()
-    if lines and lines[0].startswith("```"):
-        code = next((line.strip() for line in lines[1:] if line.strip()), "")
-        return f"`{code}`" if code and not code.startswith("```") else None
-    paragraph = []
-    for line in lines:
-        if not line.strip() or line.startswith(("```", "#")):
-            break
-        paragraph.append(line.strip())
-    return " ".join(paragraph) or None
