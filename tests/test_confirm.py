@@ -186,7 +186,7 @@ def test_trace_runs_a_script_with_capture(tmp_path):
         [sys.executable, "-m", "tclint.analyzer", "trace", "--format", "json", "--", sys.executable, "train.py", "--lr", "1"],
         cwd=tmp_path, capture_output=True, text=True, timeout=300,
     )
-    assert proc.returncode == 1, proc.stderr
+    assert proc.returncode == 0, proc.stderr  # the script's own status, findings or not
     assert proc.stdout.startswith("args ['--lr', '1']")  # the script's own output passes through
     report = json.loads(proc.stdout[proc.stdout.index("{"):])
     (d,) = report["diagnostics"]
