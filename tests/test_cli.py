@@ -84,6 +84,26 @@ def test_color_flag_and_environment(project):
     assert escape not in as_json and json.loads(as_json)["diagnostics"]
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+@pytest.mark.parametrize(("no_color", "colored"), [(None, True), ("1", False)])
+def test_color_on_a_terminal_unless_no_color(project, no_color, colored):
+    import pty
+
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    if no_color:
+        env["NO_COLOR"] = no_color
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "tclint.analyzer", "--no-cache", "bad.py"], cwd=project,
+                              stdout=slave, stderr=subprocess.PIPE, env=env, timeout=120)
+        out = os.read(master, 65536)
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert proc.returncode == 1 and b"TC101" in out
+    assert (b"\x1b[" in out) is colored
+
+
 def test_no_python_files_is_a_warning(tmp_path):
     (tmp_path / "notes.txt").write_text("hello")
     proc = run("--no-cache", ".", cwd=tmp_path)
