@@ -58,7 +58,7 @@ def _check_parser(confirm: bool = False) -> argparse.ArgumentParser:
             description="Find torch.compile graph breaks and recompilations in PyTorch code, from the source.",
             epilog=COMMANDS_EPILOG)
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to lint (default: .); `-` reads stdin")
-    p.add_argument("--format", choices=FORMATS, default="text", metavar="FORMAT",
+    p.add_argument("--format", "--output-format", choices=FORMATS, default="text", metavar="FORMAT",
                    help=f"output format: {', '.join(FORMATS)} (default: text)")
     p.add_argument("-o", "--output-file", metavar="FILE", help="write the report here instead of stdout")
     p.add_argument("--config", metavar="FILE", help="use this pyproject.toml or tclint.toml (default: the nearest one)")

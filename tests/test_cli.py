@@ -140,6 +140,7 @@ def test_help_names_every_value_and_every_command():
     for command in ("check", "confirm", "trace", "rule", "rules", "server", "clean"):
         assert f"tclint {command}" in text or f"tclint [{command}]" in text, command
     assert run("check", "--help").stdout == text
+    assert "--format FORMAT, --output-format FORMAT" in text  # ruff's spelling works too
 
 
 def test_confirm_and_trace_have_their_own_help():
