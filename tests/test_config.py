@@ -7,7 +7,7 @@ import pytest
 
 from tclint.analyzer.config import ConfigError, find_config
 from tclint.analyzer.diagnostic import Severity
-from tclint.analyzer.settings_resolution import resolve_settings
+from tclint.analyzer.settings_resolution import Overrides, resolve_settings
 
 
 def write(path: Path, text: str) -> Path:
@@ -88,8 +88,8 @@ def test_bad_values_name_file_key_and_accepted(tmp_path, text, needle):
 
 def test_cli_overrides(tmp_path):
     write(tmp_path / "tclint.toml", "select = ['TC1']\nignore = ['TC101']\n")
-    s = resolve_settings(tmp_path, select="TC2", ignore="TC210")
-    assert s.select == ("TC2",) and s.ignore == ("TC101", "TC210")
+    s = resolve_settings(tmp_path, overrides=Overrides(select=["TC2"], ignore=["TC210,TC211", "TC212"]))
+    assert s.select == ("TC2",) and s.ignore == ("TC101", "TC210", "TC211", "TC212")
 
 
 def test_severity_override_applies(tmp_path, lint):
