@@ -138,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
         if command == "clean":
             return _clean_command(rest)
         return _check_command(rest, confirm=command == "confirm")
+    except _OutputError as exc:
+        print(f"tclint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
     except KeyboardInterrupt:
         return EXIT_ERROR
     except BrokenPipeError:
@@ -454,10 +457,17 @@ def _statistics_text(diagnostics) -> str:
     return "".join(f"{n:>{width}}\t{code}\t{name}\n" for (code, name), n in rows)
 
 
+class _OutputError(Exception):
+    """The report could not be written where --output-file says."""
+
+
 def _emit(text: str, output_file: str | None) -> None:
     if output_file:
-        with open(output_file, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        try:
+            with open(output_file, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise _OutputError(f"cannot write {output_file}: {exc.strerror or exc}") from None
     else:
         sys.stdout.write(text)
         sys.stdout.flush()

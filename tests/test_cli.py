@@ -288,6 +288,12 @@ def test_stdin_with_filename(project):
     assert proc.returncode == 1 and proc.stdout.startswith("model.py:6:8: TC101")
 
 
+def test_unwritable_output_file_is_exit_2(project):
+    proc = run("--no-cache", "-o", str(project / "no-such-folder" / "report.txt"), "bad.py", cwd=project)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "cannot write" in proc.stderr and "report.txt" in proc.stderr
+
+
 def test_missing_path_is_exit_2(project):
     proc = run("--no-cache", "nope.py", cwd=project)
     assert proc.returncode == 2 and "nope.py" in proc.stderr
