@@ -342,6 +342,9 @@ def _trace_command(argv: list[str]) -> int:
     if shutil.which(command[0]) is None:
         print(f"tclint trace: error: no interpreter {command[0]!r}", file=sys.stderr)
         return EXIT_ERROR
+    if command[1] == "-m" and len(command) < 3:
+        print("tclint trace: error: give the module after -m, e.g. `-- python -m mypkg.train`", file=sys.stderr)
+        return EXIT_ERROR
     if command[1] != "-m" and not Path(command[1]).is_file():
         print(f"tclint trace: error: no such script: {command[1]}", file=sys.stderr)
         return EXIT_ERROR

@@ -36,6 +36,11 @@ def test_no_such_script_is_exit_2(tmp_path):
     assert proc.returncode == 2 and "no such script: missing.py" in proc.stderr
 
 
+def test_no_module_after_dash_m_is_exit_2(tmp_path):
+    proc = trace(tmp_path, sys.executable, "-m")
+    assert proc.returncode == 2 and "give the module after -m" in proc.stderr
+
+
 def test_no_command_is_exit_2(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "tclint.analyzer", "trace"], cwd=tmp_path,
                           capture_output=True, text=True)
