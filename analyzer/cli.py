@@ -97,6 +97,8 @@ def _check_parser(confirm: bool = False) -> argparse.ArgumentParser:
         adopt.add_argument("--show-settings", action="store_true",
                            help="print the settings that apply to the first PATH, and where they come from")
         adopt.add_argument("--show-files", action="store_true", help="print the files that would be linted")
+    if confirm:  # `tclint confirm` is `tclint --confirm`, without the adoption and inspection flags
+        p.set_defaults(confirm=True, add_noqa=False, show_settings=False, show_files=False)
     g = p.add_argument_group("confirmation (runs the project's examples: only on code you trust)")
     if not confirm:
         g.add_argument("--confirm", action="store_true",
@@ -149,8 +151,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def _check_command(argv: list[str], confirm: bool = False) -> int:
     args = _check_parser(confirm).parse_args(argv)
-    if confirm:
-        args.confirm, args.add_noqa, args.show_settings, args.show_files = True, False, False, False
     from pathlib import Path
 
     from tclint.analyzer.config import ConfigError
