@@ -10,6 +10,24 @@ from tclint.analyzer.config import DEFAULT_EXCLUDE, Settings
 
 NAMES = (".tclint_cache", ".tclint")
 
+CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
+                "# This file is a cache directory tag created by tclint.\n"
+                "# For information about cache directory tags see https://bford.info/cachedir/\n")
+
+
+def mark_cache_folder(folder: Path) -> None:
+    """Create `folder` holding a `.gitignore` of `*` (git status stays clean) and a
+    CACHEDIR.TAG (backup tools skip it). A folder that cannot be written is left alone:
+    whoever writes there next reports or tolerates that."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, text in ((".gitignore", "# Created by tclint: everything here can be rebuilt.\n*\n"),
+                           ("CACHEDIR.TAG", CACHEDIR_TAG)):
+            if not (folder / name).exists():
+                (folder / name).write_text(text, encoding="utf-8")
+    except OSError:
+        pass
+
 
 def cache_folders(settings: Settings, start: Path) -> list[Path]:
     """The configured cache folders, and every cache folder in or under `start` (earlier runs

@@ -9,6 +9,7 @@ from tclint.analyzer.render import FORMATS
 from tclint.analyzer.version import __version__
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+RESULTS_FOLDER = ".tclint"  # confirmation results, submitit jobs and the last trace, at the project root
 SUBCOMMANDS = ("check", "confirm", "trace", "rule", "rules", "server", "clean")
 
 COMMANDS_EPILOG = """\
@@ -260,6 +261,7 @@ def _use_color(when: str, stream) -> bool:
 def _confirm(args, paths, settings, result):
     from pathlib import Path
 
+    from tclint.analyzer.cache_folders import mark_cache_folder
     from tclint.analyzer.confirm.driver import confirm, default_python
     from tclint.analyzer.discovery import discover
     from tclint.analyzer.project import LintResult
@@ -272,10 +274,12 @@ def _confirm(args, paths, settings, result):
     root = Path(os.path.commonpath([p if p.is_dir() else p.parent for p in resolved]))
     python = args.python or cfg.python or default_python()
     executor = _executor(args.executor or cfg.executor, cfg, settings, args.jobs)
+    if not args.no_cache:
+        mark_cache_folder(settings.base_dir / RESULTS_FOLDER)
     confirmed = confirm(
         files, root, result.diagnostics, python=python, device=args.device or cfg.device,
         timeout=args.example_timeout or cfg.timeout, jobs=args.jobs or 1,
-        cache_dir=None if args.no_cache else settings.base_dir / ".tclint" / "confirm", executor=executor,
+        cache_dir=None if args.no_cache else settings.base_dir / RESULTS_FOLDER / "confirm", executor=executor,
         memory_mb=args.example_memory if args.example_memory is not None else cfg.memory_mb,
         all_recompiles=args.recompiles == "all",
     )
@@ -286,11 +290,13 @@ def _confirm(args, paths, settings, result):
 
 
 def _executor(kind: str, cfg, settings, jobs):
+    from tclint.analyzer.cache_folders import mark_cache_folder
     from tclint.analyzer.confirm.driver import LocalExecutor, SubmititExecutor
 
     if kind == "local":
         return LocalExecutor(jobs or 1)
-    folder = settings.base_dir / ".tclint" / "submitit"
+    mark_cache_folder(settings.base_dir / RESULTS_FOLDER)
+    folder = settings.base_dir / RESULTS_FOLDER / "submitit"
     return SubmititExecutor(folder, cluster="local" if kind == "submitit-local" else "slurm", parameters=dict(cfg.slurm))
 
 
@@ -350,6 +356,7 @@ def _trace_command(argv: list[str]) -> int:
         return EXIT_ERROR
 
     from tclint.analyzer import project
+    from tclint.analyzer.cache_folders import mark_cache_folder
     from tclint.analyzer.config import ConfigError
     from tclint.analyzer.confirm import saved_results
     from tclint.analyzer.confirm.driver import trace
@@ -371,6 +378,7 @@ def _trace_command(argv: list[str]) -> int:
     status = _traced_status(result.cases)
     if status == EXIT_ERROR and not any(c.status == "raised" for c in result.cases):
         return EXIT_ERROR  # nothing ran: no findings to save or show
+    mark_cache_folder(settings.base_dir / RESULTS_FOLDER)
     try:  # where the editor finds the last trace's verdicts
         saved_results.save(settings.base_dir / saved_results.TRACE_FILE, result.diagnostics)
     except OSError:

@@ -61,6 +61,13 @@ def test_interpreter_without_torch_is_exit_2(tmp_path):
 @pytest.mark.parametrize(("argument", "status"), [("3", 3), ("raise", 1)])
 def test_exit_status_is_the_scripts(tmp_path, argument, status):
     (tmp_path / "train.py").write_text(SCRIPT)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "train.py"], cwd=tmp_path, check=True)
     proc = trace(tmp_path, sys.executable, "train.py", argument)
     assert proc.returncode == status, proc.stderr[-2000:]
     assert "train.py:7:12: TC102" in proc.stdout and "[confirmed by Dynamo]" in proc.stdout
+    # The saved trace sits in a folder that tells git and backup tools to leave it alone.
+    assert (tmp_path / ".tclint" / "trace.json").is_file()
+    assert (tmp_path / ".tclint" / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    status_lines = subprocess.run(["git", "status", "--porcelain"], cwd=tmp_path, capture_output=True, text=True).stdout
+    assert "?? .tclint/" not in status_lines.splitlines()
