@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-NOTE = " (only in training: under `self.training`)"
+NOTE = "; this only runs in training (under `self.training`)"
 
 
 def training_only_block(node: cst.If) -> cst.CSTNode | None:

@@ -21,13 +21,15 @@ def messages(lint, body: str, code: str) -> list[str]:
 
 
 def test_branch_names_the_value(lint):
-    assert messages(lint, "    error_ratio = x.norm()\n    if error_ratio:\n        x = x * 2\n    return x\n",
-                    "TC101") == ["branching on `error_ratio`, a tensor, breaks the graph"]
+    (message,) = messages(lint, "    error_ratio = x.norm()\n    if error_ratio:\n        x = x * 2\n    return x\n",
+                          "TC101")
+    assert message.startswith("branching on ") and "`error_ratio`" in message
 
 
 def test_a_long_condition_is_not_quoted(lint):
-    body = "    if (x * 2 + 1).abs().sum() > x.mean() * 3 + x.std() * 2:\n        return x\n    return -x\n"
-    assert messages(lint, body, "TC101") == ["branching on a tensor value breaks the graph"]
+    condition = "(x * 2 + 1).abs().sum() > x.mean() * 3 + x.std() * 2"
+    (message,) = messages(lint, f"    if {condition}:\n        return x\n    return -x\n", "TC101")
+    assert message.startswith("branching on ") and condition not in message
 
 
 def test_item_and_conversions_name_the_value(lint):
@@ -66,7 +68,7 @@ class Net(torch.nn.Module):
 
 
 def test_training_only_paths_say_so(lint):
-    notes = [(d.line, "only in training: under `self.training`" in d.message)
+    notes = [(d.line, "; this only runs in training (under `self.training`)" in d.message)
              for d in lint(MODULE) if d.code == "TC102"]
     assert notes == [(7, True), (11, True), (13, True), (14, False)]
 
