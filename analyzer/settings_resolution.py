@@ -1,6 +1,7 @@
 """Settings for a run: the config file found (or given), then command-line overrides."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
@@ -97,8 +98,6 @@ _TABLES = ("per_file_ignores", "severity", "slurm")  # held as (key, value) pair
 
 
 def _show(value, table: bool = False) -> str:
-    import json
-
     if table:
         return "{" + ", ".join(f"{json.dumps(str(k))} = {_show(v)}" for k, v in value) + "}"
     if isinstance(value, (frozenset, set)):

@@ -7,6 +7,8 @@ only example code points to `tclint rule CODE`.
 """
 from __future__ import annotations
 
+import string
+
 # code -> help, with {code} the finding's own source text (single-line findings only)
 _FOR_CODE = {
     "TC101": "decide inside the graph: `torch.where({code}, a, b)` picks per element, "
@@ -43,8 +45,6 @@ def help_line(rule, code: str | None) -> str | None:
 
 
 def _fields(template: str) -> list[str]:
-    import string
-
     return [name for _, name, _, _ in string.Formatter().parse(template) if name]
 
 
