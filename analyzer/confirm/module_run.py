@@ -74,6 +74,14 @@ def run_module(cmd: list[str], out: str, cwd: str, timeout: float,
             return result
 
 
+def _child_env() -> dict[str, str]:
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    # torch fails to import with TORCH_LOGS set but blank (an `export TORCH_LOGS=` left in a shell).
+    if not env.get("TORCH_LOGS", "x").strip():
+        del env["TORCH_LOGS"]
+    return env
+
+
 def _run_child(cmd: list[str], events: str, cwd: str, timeout: float,
                cancelled: Callable[[], bool] | None) -> tuple[str, str | None]:
     """("exited", None), ("timeout" | "cancelled" | "crashed", why). Each phase (importing the
@@ -84,7 +92,7 @@ def _run_child(cmd: list[str], events: str, cwd: str, timeout: float,
             # stdin stays open for as long as this process lives: the child exits when it closes.
             proc = subprocess.Popen([*cmd, "--watch-parent"], cwd=cwd, stdin=subprocess.PIPE,
                                     stdout=subprocess.DEVNULL, stderr=stderr,
-                                    env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, **_own_group())
+                                    env=_child_env(), **_own_group())
         except OSError as exc:
             return "no-interpreter", f"cannot start {cmd[0]}: {exc}"
         deadline = time.monotonic() + max(timeout, STARTUP_S)  # importing torch is not the example's time
