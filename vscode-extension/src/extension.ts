@@ -221,6 +221,8 @@ async function startClient(): Promise<void> {
         workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
         bundledLibsDir: bundledLibsDir(),
         pythonPath: process.env.PYTHONPATH,
+        folder: startSettings.cwd || undefined,
+        neutralDir: extensionRoot || undefined,
     });
     for (const w of cmd.warnings) {
         void notify('warning', w);
@@ -233,12 +235,11 @@ async function startClient(): Promise<void> {
             + `Python ${MIN_PYTHON.join('.')} or newer. Select another interpreter or set tclint.interpreter.`);
     }
     output?.info(`Server command (${cmd.source}): ${formatCommandLine(cmd)}`);
-    if (startSettings.cwd) {
-        output?.info(`Server working directory: ${startSettings.cwd}`);
-    }
-
     const env = { ...process.env, ...cmd.env };
-    const cwd = startSettings.cwd && fs.existsSync(startSettings.cwd) ? startSettings.cwd : undefined;
+    const cwd = cmd.cwd && fs.existsSync(cmd.cwd) ? cmd.cwd : undefined;
+    if (cwd) {
+        output?.info(`Server working directory: ${cwd}`);
+    }
     const preflight: PreflightResult = cmd.interpreter
         ? await checkInterpreter(cmd.interpreter, { cwd, env })
         : checkExecutable(cmd.command, cwd);

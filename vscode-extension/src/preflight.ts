@@ -14,8 +14,12 @@ export type PreflightResult =
 /** Exit status of the probe when the module cannot be found. */
 const MISSING = 3;
 
+// `-c` puts the working directory first on sys.path: drop it before anything is imported,
+// or a workspace `tclint/__init__.py` runs when find_spec imports the parent package.
 const PROBE = [
-    'import importlib.util, sys',
+    'import sys',
+    "sys.path[:] = [p for p in sys.path if p != '']",
+    'import importlib.util',
     'try:',
     `    found = importlib.util.find_spec(${JSON.stringify(SERVER_MODULE)}) is not None`,
     'except Exception:',
@@ -23,7 +27,8 @@ const PROBE = [
     `sys.exit(0 if found else ${MISSING})`,
 ].join('\n');
 
-/** Whether `interpreter` (executable + leading args) can import `tclint.server`. */
+/** Whether `interpreter` (executable + leading args) can import `tclint.server`. Give the
+ * server's own `cwd` (a neutral folder, never the workspace). */
 export function checkInterpreter(interpreter: readonly string[], options: {
     cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number;
 } = {}): Promise<PreflightResult> {

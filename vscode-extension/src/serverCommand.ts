@@ -33,6 +33,10 @@ export interface ServerCommandInput {
     platform?: string;
     /** Current PYTHONPATH, so the bundled folder is prepended to it. */
     pythonPath?: string;
+    /** The folder the settings belong to: a relative program path is relative to it. */
+    folder?: string;
+    /** Where the server runs: a folder that holds no Python modules (the extension's own). */
+    neutralDir?: string;
 }
 
 export type CommandSource = 'path' | 'interpreter' | 'pythonExtension' | 'default';
@@ -42,6 +46,10 @@ export interface ServerCommand {
     args: string[];
     /** Extra environment variables for the server process. */
     env: Record<string, string>;
+    /** Working directory of the server and of its preflight: never the workspace, because
+     * Python puts the working directory first on `sys.path` for `-m` and `-c`, and a
+     * workspace `argparse.py` or `tclint/__init__.py` would run on start. */
+    cwd?: string;
     /** Which setting or fallback chose the program. */
     source: CommandSource;
     /** The interpreter (executable + leading args) when the server runs as `-m tclint.server`. */
@@ -63,12 +71,22 @@ export function isBareTclintExecutable(entries: readonly string[]): boolean {
     return base === 'tclint' || base === 'tclint.exe' || base === 'tclint.cmd';
 }
 
+/** A program path relative to `folder` made absolute, since the server does not run there;
+ * a bare name (looked up on PATH) stays as it is. */
+export function absoluteProgram(program: string, folder: string | undefined): string {
+    if (!folder || !/[\\/]/.test(program) || path.isAbsolute(program) || path.win32.isAbsolute(program)) {
+        return program;
+    }
+    return path.resolve(folder, program);
+}
+
 /**
  * Builds the server's command line:
  *  1. `tclint.path` wins: it is the whole command (a lone `tclint` executable gets `server`);
  *  2. else `<interpreter> -m tclint.server`, with the interpreter from `tclint.interpreter`,
  *     else the Python extension's, else `python3` (`python` on Windows);
  *  3. `tclint.args` are appended in both cases.
+ * It runs in `neutralDir`, so relative program paths are resolved against `folder` first.
  */
 export function buildServerCommand(input: ServerCommandInput): ServerCommand {
     const { settings } = input;
@@ -78,12 +96,13 @@ export function buildServerCommand(input: ServerCommandInput): ServerCommand {
     const pathEntries = settings.path.filter((p) => p.length > 0);
 
     if (pathEntries.length > 0) {
-        const [command, ...rest] = pathEntries;
+        const [program, ...rest] = pathEntries;
         const args = isBareTclintExecutable(pathEntries) ? ['server'] : rest;
         if (settings.importStrategy === 'useBundled') {
             warnings.push('tclint.importStrategy "useBundled" has no effect when tclint.path is set.');
         }
-        return { command, args: [...args, ...extraArgs], env, source: 'path', warnings };
+        const command = absoluteProgram(program, input.folder);
+        return { command, args: [...args, ...extraArgs], env, cwd: input.neutralDir, source: 'path', warnings };
     }
 
     let interpreter: string[] = settings.interpreter.filter((p) => p.length > 0);
@@ -117,11 +136,13 @@ export function buildServerCommand(input: ServerCommandInput): ServerCommand {
     }
     env.TCLINT_IMPORT_STRATEGY = settings.importStrategy;
 
+    interpreter = [absoluteProgram(interpreter[0], input.folder), ...interpreter.slice(1)];
     const [command, ...interpreterArgs] = interpreter;
     return {
         command,
         args: [...interpreterArgs, '-m', SERVER_MODULE, ...extraArgs],
         env,
+        cwd: input.neutralDir,
         source,
         interpreter,
         warnings,

@@ -58,3 +58,23 @@ test('checkExecutable', () => {
     const missing = checkExecutable('./no/such/tclint', '/tmp');
     assert.equal(missing.ok, false);
 });
+
+test('the probe runs no workspace code, even with the workspace as its working directory', { skip: !python && 'no python on PATH' }, async () => {
+    // A hostile workspace: a package that shadows tclint, and stdlib names the probe could import.
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tclint-hostile-'));
+    const marker = path.join(workspace, 'ran');
+    const plant = `open(${JSON.stringify(marker)}, 'a').write(__name__ + '\\n')\n`;
+    fs.mkdirSync(path.join(workspace, 'tclint', 'server'), { recursive: true });
+    fs.writeFileSync(path.join(workspace, 'tclint', '__init__.py'), plant);
+    fs.writeFileSync(path.join(workspace, 'tclint', 'server', '__init__.py'), plant);
+    for (const name of ['importlib_util.py', 'argparse.py', 'types.py', 'enum.py']) {
+        fs.writeFileSync(path.join(workspace, name), plant);
+    }
+    try {
+        const result = await checkInterpreter([python!, '-S'], { cwd: workspace, env: { PATH: process.env.PATH } });
+        assert.equal(fs.existsSync(marker), false, fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : '');
+        assert.equal(!result.ok && result.reason, 'missingModule');
+    } finally {
+        fs.rmSync(workspace, { recursive: true, force: true });
+    }
+});

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { buildServerCommand, defaultInterpreter, DOCUMENT_SELECTOR, formatCommandLine, isBareTclintExecutable } from '../serverCommand';
+import { absoluteProgram, buildServerCommand, defaultInterpreter, DOCUMENT_SELECTOR, formatCommandLine, isBareTclintExecutable } from '../serverCommand';
 
 const base = { path: [] as string[], interpreter: [] as string[], args: [] as string[], importStrategy: 'fromEnvironment' as const };
 
@@ -99,4 +99,30 @@ test('the server gets Python files, unsaved buffers and Jupyter notebook cells',
         { scheme: 'untitled', language: 'python' },
         { notebook: 'jupyter-notebook', language: 'python' },
     ]);
+});
+
+test('the server runs in the neutral folder, never the workspace; relative programs are resolved first', () => {
+    const viaInterpreter = buildServerCommand({
+        settings: { ...base, interpreter: ['.venv/bin/python', '-X', 'utf8'] },
+        folder: '/work/proj', neutralDir: '/ext/tclint',
+    });
+    assert.equal(viaInterpreter.cwd, '/ext/tclint');
+    assert.equal(viaInterpreter.command, '/work/proj/.venv/bin/python');
+    assert.deepEqual(viaInterpreter.interpreter, ['/work/proj/.venv/bin/python', '-X', 'utf8']);
+
+    const viaPath = buildServerCommand({ settings: { ...base, path: ['bin/tclint'] }, folder: '/work/proj', neutralDir: '/ext/tclint' });
+    assert.equal(viaPath.cwd, '/ext/tclint');
+    assert.equal(viaPath.command, '/work/proj/bin/tclint');
+
+    const fallback = buildServerCommand({ settings: base, folder: '/work/proj', neutralDir: '/ext/tclint', platform: 'linux' });
+    assert.equal(fallback.cwd, '/ext/tclint');
+    assert.equal(fallback.command, 'python3'); // a bare name is looked up on PATH
+});
+
+test('absoluteProgram', () => {
+    assert.equal(absoluteProgram('python3', '/w'), 'python3');
+    assert.equal(absoluteProgram('/usr/bin/python3', '/w'), '/usr/bin/python3');
+    assert.equal(absoluteProgram('C:\\py\\python.exe', '/w'), 'C:\\py\\python.exe');
+    assert.equal(absoluteProgram('./venv/bin/python', '/w'), '/w/venv/bin/python');
+    assert.equal(absoluteProgram('./venv/bin/python', undefined), './venv/bin/python');
 });
