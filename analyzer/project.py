@@ -19,6 +19,7 @@ from tclint.analyzer.discovery import SourceFile, discover
 from tclint.analyzer.dynamo_hints import setting_hint
 from tclint.analyzer.file_analysis import analyze_module
 from tclint.analyzer.gb_registry import gb_url
+from tclint.analyzer.neutral_dir import in_neutral_directory
 from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
 from tclint.analyzer.notebook import Notebook, read_notebook
 from tclint.analyzer.rules import all_rules, visitor_rules
@@ -152,7 +153,7 @@ def _summaries(inputs, cache: SummaryCache | None, jobs: int | None) -> list[Fil
             todo.append((i, key, (data, f.display, f.module, f.is_package)))
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers > 1 and len(todo) > 8:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with in_neutral_directory(), ProcessPoolExecutor(max_workers=workers) as pool:
             fresh = list(pool.map(_summarize_job, [job for _, _, job in todo],
                                   chunksize=max(1, len(todo) // (workers * 8))))
     else:

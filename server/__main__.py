@@ -1,21 +1,30 @@
-"""`tclint server` / `python -m tclint.server`: the language server on stdio (default) or TCP."""
+"""`tclint server` / `python -m tclint.server`: the language server on stdin/stdout.
+
+There is no TCP mode: a socket anyone on the machine can connect to would share one set of
+settings (including `confirm.enabled`, which runs code) between connections.
+"""
 from __future__ import annotations
 
-import argparse
-import logging
+import os
 import sys
+
+# `python -m tclint.server` puts the working directory (often the workspace) first on
+# sys.path: drop it before anything else is imported, so that a workspace `argparse.py`
+# never runs. (A workspace `tclint/` package is found before this file: launch from a
+# neutral folder, as the VS Code extension does, or run `tclint server`.)
+if __name__ == "__main__" and sys.path and sys.path[0] in ("", os.getcwd()):
+    del sys.path[0]
+
+import argparse  # noqa: E402
+import logging  # noqa: E402
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tclint server",
-        description="Run the tclint language server (LSP). Speaks on stdin/stdout unless --tcp is given.",
+        description="Run the tclint language server (LSP) on stdin/stdout.",
     )
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--stdio", action="store_true", help="use stdin/stdout (the default)")
-    mode.add_argument("--tcp", action="store_true", help="listen on a TCP socket instead")
-    parser.add_argument("--host", default="127.0.0.1", help="TCP host (default: 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=2087, help="TCP port (default: 2087)")
+    parser.add_argument("--stdio", action="store_true", help="use stdin/stdout (the only mode; accepted for editors that pass it)")
     parser.add_argument("--log-file", help="write the server's own log to this file")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging (to stderr or --log-file)")
     return parser
@@ -25,20 +34,21 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     level = logging.DEBUG if args.verbose else logging.WARNING
     if args.log_file:
-        logging.basicConfig(filename=args.log_file, level=level,
+        logging.basicConfig(filename=os.path.abspath(args.log_file), level=level,
                             format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     else:
         # stdout carries the protocol: logs go to stderr only.
         logging.basicConfig(stream=sys.stderr, level=level, format="%(levelname)s %(name)s: %(message)s")
 
+    from tclint.analyzer.neutral_dir import neutral_directory
     from tclint.server.app import create_server
 
+    # The server needs no working directory (projects are its workspace folders), and its
+    # parser workers inherit this one: see neutral_dir.
+    os.chdir(neutral_directory())
     server = create_server()
     try:
-        if args.tcp:
-            server.start_tcp(args.host, args.port)
-        else:
-            server.start_io()
+        server.start_io()
     except KeyboardInterrupt:
         return 0
     return 0

@@ -206,7 +206,8 @@ def run_confirm(req: ConfirmRequest, static: list, store: ConfirmStore,
     module_paths = {str(f.path) for f in modules}
     example_paths = {str(m.path) for m in all_modules}
     plain = [f for f in files if str(f.path) not in example_paths]
-    base = getattr(req.settings, "base_dir", None) or req.key
+    # Without a config file, base_dir is the working directory, which the server never uses.
+    base = req.settings.base_dir if getattr(req.settings, "source", None) is not None else req.key
     cache_dir = Path(base) / ".tclint" / "confirm"
     previous = store.previous(req.key, hashes)
     run_cases: dict[str, list] = {}

@@ -5,6 +5,9 @@ hundred kilobytes would stall the event loop (hover, code actions, didChange han
 for a second or more. Files from `threshold` bytes up are summarized in one spawned
 worker process instead; small ones stay on the thread, where they take milliseconds.
 A crash or a hang of the worker costs that one file (reported), never the server.
+The worker starts in the server's working directory, which `tclint server` makes a
+neutral one (see analyzer/neutral_dir.py): spawn's `python -c` would import the
+workspace's `multiprocessing/` otherwise.
 """
 from __future__ import annotations
 
