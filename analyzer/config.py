@@ -66,7 +66,6 @@ class Settings:
     assume_forward_compiled: bool = True
     severity: tuple[tuple[str, Severity], ...] = ()
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
-    cache_dir: str | None = None
     respect_gitignore: bool = True
     dynamo: DynamoSettings = field(default_factory=DynamoSettings)
     confirm: ConfirmSettings = field(default_factory=lambda: ConfirmSettings())
@@ -92,7 +91,7 @@ _KEYS = {
     "assume-forward-compiled": "true or false",
     "severity": 'table of code or prefix = "error" | "warning" | "info" | "hint"',
     "max-file-size": "size in bytes (integer)",
-    "cache-dir": "path",
+    "cache-dir": "ignored: the cache is per user (set TCLINT_CACHE_DIR to move it)",
     "respect-gitignore": "true or false",
     "dynamo": "table with " + ", ".join(DYNAMO_KEYS),
     "confirm": "table with " + ", ".join(_CONFIRM_KEYS),
@@ -183,9 +182,7 @@ def parse_table(table: dict, where: str, source: Path | None, known_codes: froze
                 raise ConfigError(f"{where} 'max-file-size' must be a positive {expected}, not {value!r}")
             changes["max_file_size"] = value
         elif key == "cache-dir":
-            if not isinstance(value, str):
-                raise ConfigError(f"{where} 'cache-dir' must be a string path")
-            changes["cache_dir"] = value
+            pass  # no longer read: a repository must not choose where tclint reads its cache
         elif key == "dynamo":
             changes["dynamo"] = _dynamo(value, f"{where} 'dynamo'")
         elif key == "confirm":

@@ -101,7 +101,7 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
     if cache is not None:
         # Nothing changed since the last run with these settings: reuse its findings whole.
         run_key = run_cache_key(settings.fingerprint(), [(f.display, key) for f, _, key in inputs])
-        cached = cache.get_run(run_key)
+        cached = cache.get_run(str(settings.base_dir), run_key)
         if cached is not None:
             return LintResult(diagnostics=cached, files=len(files), notices=notices)
     summaries = _summaries(inputs, cache, jobs)
@@ -109,12 +109,12 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
     if notebooks:
         diagnostics = [notebooks[d.path].to_cells(d) if d.path in notebooks else d for d in diagnostics]
     if cache is not None:
-        cache.put_run(run_key, diagnostics)
+        cache.put_run(str(settings.base_dir), run_key, diagnostics)
     return LintResult(diagnostics=diagnostics, files=len(files), notices=notices)
 
 
 def _cache(settings: Settings) -> SummaryCache:
-    return SummaryCache(Path(settings.cache_dir) if settings.cache_dir else settings.base_dir / ".tclint_cache")
+    return SummaryCache()
 
 
 def _read_files(files: list[SourceFile], settings: Settings, notices: list[str], notebooks: dict[str, Notebook]):
@@ -138,7 +138,11 @@ def _read_files(files: list[SourceFile], settings: Settings, notices: list[str],
                 notices.append(f"{f.display}: skipped, {exc}")
                 continue
             data = notebooks[f.display].python.encode("utf-8")
-        out.append((f, data, summary_key(data, f.display, f.module, f.is_package)))
+            # The same code split into other cells gives other positions: part of the key.
+            variant = f"cells {notebooks[f.display].cell_starts}"
+        else:
+            variant = ""
+        out.append((f, data, summary_key(data, f.display, f.module, f.is_package, variant)))
     return out
 
 
@@ -154,15 +158,20 @@ def _summaries(inputs, cache: SummaryCache | None, jobs: int | None) -> list[Fil
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers > 1 and len(todo) > 8:
         with in_neutral_directory(), ProcessPoolExecutor(max_workers=workers) as pool:
-            fresh = list(pool.map(_summarize_job, [job for _, _, job in todo],
-                                  chunksize=max(1, len(todo) // (workers * 8))))
+            fresh = pool.map(_summarize_job, [job for _, _, job in todo],
+                             chunksize=max(1, len(todo) // (workers * 8)))
+            _store(todo, fresh, summaries, cache)
     else:
-        fresh = [_summarize_job(job) for _, _, job in todo]
+        _store(todo, (_summarize_job(job) for _, _, job in todo), summaries, cache)
+    return summaries
+
+
+def _store(todo, fresh, summaries: list, cache: SummaryCache | None) -> None:
+    """Each summary as it completes, so that a run stopped halfway keeps what it did."""
     for (i, key, _), summary in zip(todo, fresh):
         summaries[i] = summary
         if cache is not None:
             cache.put(key, summary)
-    return summaries
 
 
 def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> list[Diagnostic]:

@@ -36,10 +36,7 @@ class Project:
         if self.cache is None:
             from tclint.analyzer.cache import SummaryCache
 
-            settings = self.settings
-            base = settings.source.parent if settings is not None and settings.source else self.root
-            directory = Path(settings.cache_dir) if settings is not None and settings.cache_dir else Path(".tclint_cache")
-            self.cache = SummaryCache(directory if directory.is_absolute() else base / directory) if self.indexed else False
+            self.cache = SummaryCache() if self.indexed else False
         return self.cache or None
 
 

@@ -1,8 +1,13 @@
 from __future__ import annotations
 
+import os
+import tempfile
 import textwrap
 
 import pytest
+
+# The tests (and the tclint processes they start) keep their cache away from the user's.
+os.environ["TCLINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="tclint-test-cache-")
 
 from tclint.analyzer import api
 
