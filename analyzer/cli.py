@@ -444,10 +444,26 @@ def _lint_stdin(filename: str, settings):
     from tclint.analyzer.discovery import module_name
     from pathlib import Path
 
-    data = sys.stdin.buffer.read()
+    from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
+    from tclint.analyzer.notebook import read_notebook
+
+    data = sys.stdin.buffer.read(settings.max_file_size + 1)
+    if len(data) > settings.max_file_size:
+        return project.LintResult(diagnostics=[], files=0, notices=[
+            f"{filename}: skipped, stdin is over max-file-size ({settings.max_file_size})"])
+    notebook = None
+    if filename.endswith(NOTEBOOK_SUFFIX):  # the notebook's JSON: lint its code cells
+        try:
+            notebook = read_notebook(data)
+        except ValueError as exc:
+            return project.LintResult(diagnostics=[], files=0, notices=[f"{filename}: skipped, {exc}"])
+        data = notebook.python.encode("utf-8")
     module, is_package = module_name(Path(filename).resolve()) if filename != "<stdin>" else ("", False)
     summary = project.summarize(data, filename, module, is_package)
-    return project.LintResult(diagnostics=project.project_diagnostics([summary], settings), files=1)
+    diagnostics = project.project_diagnostics([summary], settings)
+    if notebook is not None:
+        diagnostics = [notebook.to_cells(d) for d in diagnostics]
+    return project.LintResult(diagnostics=diagnostics, files=1)
 
 
 def _stats(result) -> dict:
@@ -473,14 +489,19 @@ class _OutputError(Exception):
 
 
 def _emit(text: str, output_file: str | None) -> None:
+    # A file name need not be valid UTF-8 (b"\xff.py" comes back as "\udcff.py"): such
+    # characters are written as escapes rather than failing the whole report.
     if output_file:
         try:
-            with open(output_file, "w", encoding="utf-8") as fh:
+            with open(output_file, "w", encoding="utf-8", errors="backslashreplace") as fh:
                 fh.write(text)
         except OSError as exc:
             raise _OutputError(f"cannot write {output_file}: {exc.strerror or exc}") from None
     else:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError:
+            sys.stdout.buffer.write(text.encode(sys.stdout.encoding or "utf-8", errors="backslashreplace"))
         sys.stdout.flush()
 
 

@@ -109,7 +109,7 @@ def find_config(start: Path) -> Path | None:
         if candidate.is_file():
             try:
                 data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError, MemoryError):
                 return candidate  # broken: load_config reports it
             if isinstance(data.get("tool"), dict) and "tclint" in data["tool"]:
                 return candidate
@@ -125,6 +125,8 @@ def load_config(path: Path, known_codes: frozenset[str]) -> Settings:
         raise ConfigError(f"{path}: not valid UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except (RecursionError, MemoryError):
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
     if path.name == "pyproject.toml":
         table = data.get("tool", {}).get("tclint", {}) if isinstance(data.get("tool"), dict) else {}
         where = f"{path}: [tool.tclint]"
@@ -147,6 +149,8 @@ def parse_table(table: dict, where: str, source: Path | None, known_codes: froze
             changes[key.replace("-", "_")] = tuple(_codes(value, f"{where} '{key}'", expected, known_codes))
         elif key in ("exclude", "extend-exclude", "roots"):
             changes[key.replace("-", "_")] = tuple(_strings(value, f"{where} '{key}'", expected))
+            if key in ("exclude", "extend-exclude"):
+                _check_patterns(changes[key.replace("-", "_")], f"{where} '{key}'")
             if key == "exclude":
                 changes["exclude"] = tuple(DEFAULT_EXCLUDE) + changes["exclude"]
             if key == "roots":
@@ -247,6 +251,16 @@ def _strings(value, where: str, expected: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{where} must be a {expected}, not {value!r}")
     return value
+
+
+def _check_patterns(patterns: tuple[str, ...], where: str) -> None:
+    import pathspec
+
+    for pattern in patterns:
+        try:
+            pathspec.GitIgnoreSpec.from_lines([pattern])
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {pattern!r} is not a valid gitignore pattern ({exc})") from None
 
 
 def _codes(value, where: str, expected: str, known_codes: frozenset[str]) -> list[str]:

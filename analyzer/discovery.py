@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +21,39 @@ class SourceFile:
     display: str  # as shown to the user
     module: str
     is_package: bool
+
+
+class NotASourceFile(OSError):
+    """Not a regular file (a FIFO, a device), or larger than the limit: never read."""
+
+
+def read_source(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes. A FIFO (which would block) or
+    a device such as /dev/zero (whose size reads 0, but which never ends) is refused, and
+    the read stops after `limit` bytes whatever the size said: the file may have changed."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotASourceFile("skipped, not a regular file")
+        if st.st_size > limit:
+            raise NotASourceFile(f"skipped, {st.st_size} bytes is over max-file-size ({limit})")
+        chunks, total = [], 0
+        while chunk := os.read(fd, min(1 << 20, limit + 1 - total)):
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise NotASourceFile(f"skipped, it grew over max-file-size ({limit}) while read")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _is_regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return False
 
 
 def module_name(path: Path) -> tuple[str, bool]:
@@ -115,6 +149,9 @@ def discover(paths: list[Path], settings: Settings) -> tuple[list[SourceFile], l
         if resolved.is_file():
             _add(found, resolved)
             continue
+        if not resolved.is_dir():
+            problems.append(f"{given}: not a regular file or folder")
+            continue
         git_base = _git_dirs_above(resolved)
         if any(ignores.excluded(d, True, git_base[:i]) for i, d in enumerate(git_base) if i):
             git_base = [resolved]  # an ignored folder named explicitly is linted (like ruff)
@@ -124,8 +161,9 @@ def discover(paths: list[Path], settings: Settings) -> tuple[list[SourceFile], l
             chain = git_base + [resolved.joinpath(*parts[: i + 1]) for i in range(len(parts))]
             dirs[:] = sorted(d for d in dirs if not ignores.excluded(root_path / d, True, chain))
             for name in sorted(files):
-                if name.endswith(SUFFIXES) and not ignores.excluded(root_path / name, False, chain):
-                    _add(found, root_path / name)
+                path = root_path / name
+                if name.endswith(SUFFIXES) and _is_regular(path) and not ignores.excluded(path, False, chain):
+                    _add(found, path)
     return sorted(found.values(), key=lambda f: f.display), problems
 
 

@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 import libcst as cst
 
-from tclint.analyzer import project
+from tclint.analyzer import parse_guard, project
 from tclint.analyzer.diagnostic import Fix, Span, TextEdit
 from tclint.analyzer.file_analysis import FileAnalyzer
 from tclint.analyzer.names import ImportTable
@@ -341,6 +341,10 @@ class IncrementalSummarizer:
 
 
 def _parse(source: str) -> cst.Module | None:
+    """None where libcst does not parse the piece, or must not (see parse_guard): the whole
+    file then reports it, as the CLI would."""
+    if parse_guard.refusal(source) is not None:
+        return None
     try:
         return cst.parse_module(source)
     except (cst.ParserSyntaxError, RecursionError):

@@ -67,6 +67,8 @@ def read_notebook(data: bytes) -> Notebook:
         doc = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"not a readable notebook: {exc}") from None
+    except RecursionError:
+        raise ValueError("not a readable notebook: its JSON is nested too deeply") from None
     cells = doc.get("cells") if isinstance(doc, dict) else None
     if not isinstance(cells, list):
         raise ValueError("not a notebook: no list of cells")
@@ -75,7 +77,12 @@ def read_notebook(data: bytes) -> Notebook:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         source = cell.get("source", "")
-        texts.append("".join(source) if isinstance(source, list) else str(source))
+        if isinstance(source, list) and all(isinstance(line, str) for line in source):
+            texts.append("".join(source))
+        elif isinstance(source, str):
+            texts.append(source)
+        else:
+            raise ValueError("not a notebook: a code cell's source is neither text nor a list of lines")
     return notebook_from_cells(texts)
 
 

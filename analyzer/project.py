@@ -11,11 +11,11 @@ from pathlib import Path
 
 import libcst as cst
 
-from tclint.analyzer import regions
+from tclint.analyzer import parse_guard, regions
 from tclint.analyzer.cache import SummaryCache, run_cache_key, summary_key
 from tclint.analyzer.config import Settings
 from tclint.analyzer.diagnostic import ChainStep, Diagnostic, Span
-from tclint.analyzer.discovery import SourceFile, discover
+from tclint.analyzer.discovery import NotASourceFile, SourceFile, discover, read_source
 from tclint.analyzer.dynamo_hints import setting_hint
 from tclint.analyzer.file_analysis import analyze_module
 from tclint.analyzer.gb_registry import gb_url
@@ -39,6 +39,11 @@ class LintResult:
 
 def summarize(data: bytes | str, path: str, module: str, is_package: bool) -> FileSummary:
     """Phase 1 for one file's bytes (decoded as Python does) or an editor's text; never raises."""
+    refused = parse_guard.refusal(data)
+    if refused is not None:  # libcst would crash or take minutes on it
+        summary = FileSummary(path=path, module=module)
+        summary.syntax_error = refused
+        return summary
     try:
         tree = cst.parse_module(data)
     except cst.ParserSyntaxError as exc:
@@ -66,7 +71,7 @@ def summarize(data: bytes | str, path: str, module: str, is_package: bool) -> Fi
     else:
         try:
             text = data.decode(tree.encoding, errors="replace")
-        except LookupError:
+        except (LookupError, UnicodeError):  # `# coding: idna` has no "replace" handler
             text = data.decode("utf-8", errors="replace")
     summary.suppressions = find_suppressions(text)
     return summary
@@ -123,11 +128,10 @@ def _read_files(files: list[SourceFile], settings: Settings, notices: list[str],
     out = []
     for f in files:
         try:
-            size = f.path.stat().st_size
-            if size > settings.max_file_size:
-                notices.append(f"{f.display}: skipped, {size} bytes is over max-file-size ({settings.max_file_size})")
-                continue
-            data = f.path.read_bytes()
+            data = read_source(f.path, settings.max_file_size)
+        except NotASourceFile as exc:
+            notices.append(f"{f.display}: {exc}")
+            continue
         except OSError as exc:
             notices.append(f"{f.display}: cannot read: {exc.strerror or exc}")
             continue

@@ -112,19 +112,18 @@ class WorkspaceIndex:
 
     def refresh_from_disk(self, path: str) -> str | None:
         """Re-read a file that changed on disk (unless the editor holds it open)."""
-        from tclint.analyzer.discovery import module_name
+        from tclint.analyzer.config import DEFAULT_MAX_FILE_SIZE
+        from tclint.analyzer.discovery import NotASourceFile, module_name, read_source
 
         proj = self.project(self.project_key(path))
         if path in proj.buffers:
             return None
         p = Path(path)
         try:
-            size = p.stat().st_size
-            limit = proj.settings.max_file_size if proj.settings is not None else None
-            if limit is not None and size > limit:
-                proj.summaries.pop(path, None)
-                return f"{path}: skipped, {size} bytes is over max-file-size ({limit})"
-            data = p.read_bytes()
+            data = read_source(p, proj.settings.max_file_size if proj.settings is not None else DEFAULT_MAX_FILE_SIZE)
+        except NotASourceFile as exc:
+            proj.summaries.pop(path, None)
+            return f"{path}: {exc}"
         except FileNotFoundError:
             proj.summaries.pop(path, None)
             return None
