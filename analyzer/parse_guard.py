@@ -1,10 +1,14 @@
-"""What the parser must never see: code CPython rejects for its nesting, or code nested so
-deeply that libcst's native parser would take minutes or crash the process.
+"""What the parser must never see: code CPython rejects for its nesting, code nested so
+deeply that libcst's native parser would take minutes or crash the process, or more code
+than fits the time budget of one file.
 
 libcst segfaults at about 1,270 nested brackets, 8,000-long attribute chains or 50,000
 `not`s, and its time grows with the square of such chains (a chain of 1,000 takes about a
 second). CPython's own parser refuses the worst of these cheaply; for what it accepts, the
-depth of its tree bounds libcst's work. A refused file becomes a TC001 finding.
+depth of its tree bounds libcst's work, and the number of its nodes bounds the time
+(libcst parses some 10,000 to 30,000 nodes a second). The budget is counted in nodes, not
+seconds, so that the verdict is the same on every machine and can be cached. A refused
+file becomes a TC001 finding; CPython's parse costs about a tenth of libcst's.
 """
 from __future__ import annotations
 
@@ -16,6 +20,8 @@ from tclint.analyzer.diagnostic import Span
 # Deeper than any hand-written code (a 500-term `a + b + ...` is 500 deep); libcst needs
 # about a quarter of a second at this depth.
 MAX_DEPTH = 500
+# Some 10 to 50 seconds of libcst; large hand-written modules hold under 200,000.
+MAX_NODES = 500_000
 _NESTING_ERRORS = ("too many nested", "too complex", "nested too deeply")
 
 
@@ -41,21 +47,27 @@ def refusal(data: bytes | str) -> tuple[str, Span] | None:
 
 
 def too_deep(tree: ast.AST) -> tuple[str, Span] | None:
-    if depth(tree) > MAX_DEPTH:
+    """Why the tree is over the depth or size budget, or None."""
+    deepest, count = measure(tree)
+    if deepest > MAX_DEPTH:
         return f"code nested too deeply to analyze (deeper than {MAX_DEPTH} levels)", _START
+    if count > MAX_NODES:
+        return (f"not analyzed: the file is over tclint's budget of {MAX_NODES} syntax nodes "
+                "(split it, or exclude it)"), _START
     return None
 
 
-def depth(tree: ast.AST) -> int:
-    """The depth of the tree, or MAX_DEPTH + 1 as soon as it is deeper."""
-    deepest = 0
+def measure(tree: ast.AST) -> tuple[int, int]:
+    """(depth, node count), stopping as soon as one is over its budget."""
+    deepest = count = 0
     stack = [(tree, 1)]
     children = ast.iter_child_nodes
     while stack:
         node, depth = stack.pop()
+        count += 1
         if depth > deepest:
             deepest = depth
-            if deepest > MAX_DEPTH:
-                break
+        if deepest > MAX_DEPTH or count > MAX_NODES:
+            break
         stack.extend((child, depth + 1) for child in children(node))
-    return deepest
+    return deepest, count

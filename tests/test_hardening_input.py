@@ -138,3 +138,13 @@ def test_lint_paths_with_bad_inputs_in_process(tmp_path):
     (tmp_path / "bad.py").write_text(BAD)
     result = lint_paths([tmp_path], Settings(), jobs=1, use_cache=False)
     assert [d.code for d in result.diagnostics] == ["TC102"]
+
+
+def test_a_file_over_the_node_budget_is_tc001_without_parsing(monkeypatch):
+    from tclint.analyzer import parse_guard
+
+    monkeypatch.setattr(parse_guard, "MAX_NODES", 1000)
+    code = "x = 1\n" * 300  # 1,201 nodes: Module, then Assign, Name, Store, Constant a line
+    summary = summarize(code.encode(), "big.py", "big", False)
+    assert "over tclint's budget of 1000 syntax nodes" in summary.syntax_error[0]
+    assert summarize(("x = 1\n" * 200).encode(), "small.py", "small", False).syntax_error is None
