@@ -451,14 +451,16 @@ def _lint_stdin(filename: str, settings):
     if len(data) > settings.max_file_size:
         return project.LintResult(diagnostics=[], files=0, notices=[
             f"{filename}: skipped, stdin is over max-file-size ({settings.max_file_size})"])
+    module, is_package = module_name(Path(filename).resolve()) if filename != "<stdin>" else ("", False)
     notebook = None
     if filename.endswith(NOTEBOOK_SUFFIX):  # the notebook's JSON: lint its code cells
         try:
             notebook = read_notebook(data)
-        except ValueError as exc:
-            return project.LintResult(diagnostics=[], files=0, notices=[f"{filename}: skipped, {exc}"])
+        except ValueError as exc:  # a TC001 of its own, as in a tree
+            summary = project.FileSummary(path=filename, module=module)
+            summary.syntax_error = (str(exc), project.Span(1, 1, 1, 2))
+            return project.LintResult(diagnostics=project.project_diagnostics([summary], settings), files=1)
         data = notebook.python.encode("utf-8")
-    module, is_package = module_name(Path(filename).resolve()) if filename != "<stdin>" else ("", False)
     summary = project.summarize(data, filename, module, is_package)
     diagnostics = project.project_diagnostics([summary], settings)
     if notebook is not None:

@@ -100,7 +100,8 @@ def _summarize_job(job: tuple[bytes, str, str, bool]) -> FileSummary:
 def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, use_cache: bool = True) -> LintResult:
     files, notices = discover(paths, settings)
     notebooks: dict[str, Notebook] = {}
-    inputs = _read_files(files, settings, notices, notebooks)
+    unreadable: dict[str, str] = {}
+    inputs = _read_files(files, settings, notices, notebooks, unreadable)
     cache = _cache(settings) if use_cache else None
     run_key = None
     if cache is not None:
@@ -110,6 +111,9 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
         if cached is not None:
             return LintResult(diagnostics=cached, files=len(files), notices=notices)
     summaries = _summaries(inputs, cache, jobs)
+    for summary in summaries:
+        if summary.path in unreadable:
+            summary.syntax_error = (unreadable[summary.path], Span(1, 1, 1, 2))
     diagnostics = project_diagnostics(summaries, settings)
     if notebooks:
         diagnostics = [notebooks[d.path].to_cells(d) if d.path in notebooks else d for d in diagnostics]
@@ -122,9 +126,11 @@ def _cache(settings: Settings) -> SummaryCache:
     return SummaryCache()
 
 
-def _read_files(files: list[SourceFile], settings: Settings, notices: list[str], notebooks: dict[str, Notebook]):
+def _read_files(files: list[SourceFile], settings: Settings, notices: list[str], notebooks: dict[str, Notebook],
+                unreadable: dict[str, str]):
     """[(file, bytes, content key)] for the files small enough and readable; a notebook's
-    bytes are its code cells as Python, and the notebook goes into `notebooks`."""
+    bytes are its code cells as Python, and the notebook goes into `notebooks`. A file that
+    is not a notebook has no code, and why goes into `unreadable` (a TC001 of its own)."""
     out = []
     for f in files:
         try:
@@ -137,13 +143,15 @@ def _read_files(files: list[SourceFile], settings: Settings, notices: list[str],
             continue
         if f.path.suffix == NOTEBOOK_SUFFIX:
             try:
-                notebooks[f.display] = read_notebook(data)
+                notebook = read_notebook(data)
             except ValueError as exc:
-                notices.append(f"{f.display}: skipped, {exc}")
-                continue
-            data = notebooks[f.display].python.encode("utf-8")
-            # The same code split into other cells gives other positions: part of the key.
-            variant = f"cells {notebooks[f.display].cell_starts}"
+                unreadable[f.display] = str(exc)
+                data, variant = b"", f"unreadable {exc}"
+            else:
+                notebooks[f.display] = notebook
+                data = notebook.python.encode("utf-8")
+                # The same code split into other cells gives other positions: part of the key.
+                variant = f"cells {notebook.cell_starts}"
         else:
             variant = ""
         out.append((f, data, summary_key(data, f.display, f.module, f.is_package, variant)))

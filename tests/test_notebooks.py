@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -69,10 +70,11 @@ def test_call_chain_points_into_cells(lint_dir):
     assert "compiled at nb.ipynb:cell 3:2" in d.chain[0].label
 
 
-def test_an_unreadable_notebook_is_skipped_with_a_notice(lint_dir):
-    result = lint_dir({"broken.ipynb": "{not json", "ok.py": "x = 1\n"})
-    assert result.diagnostics == []
-    assert [n.split(":", 2)[:2] for n in result.notices] == [["broken.ipynb", " skipped, not a readable notebook"]]
+def test_an_unreadable_notebook_is_a_tc001_of_its_own(lint_dir):
+    result = lint_dir({"broken.ipynb": "{not json", "ok.py": "import torch\n@torch.compile\ndef f(x):\n    return x.item()\n"})
+    found = [(Path(d.path).name, d.code, d.cell, d.message.split(":")[0]) for d in result.diagnostics]
+    assert found == [("broken.ipynb", "TC001", None, "not a readable notebook"), ("ok.py", "TC102", None, "`.item()` converts a tensor to a Python number and breaks the graph")]
+    assert result.notices == []
 
 
 def test_a_python_module_of_the_same_name_is_not_shadowed(lint_dir):
