@@ -148,3 +148,11 @@ def test_a_file_over_the_node_budget_is_tc001_without_parsing(monkeypatch):
     summary = summarize(code.encode(), "big.py", "big", False)
     assert "over tclint's budget of 1000 syntax nodes" in summary.syntax_error[0]
     assert summarize(("x = 1\n" * 200).encode(), "small.py", "small", False).syntax_error is None
+
+
+def test_a_deep_definition_typed_into_an_open_file_is_tc001():
+    inc = IncrementalSummarizer()
+    ok = "import torch\n\n@torch.compile\ndef f(x):\n    return x\n"
+    assert inc.summarize(ok, "/ws/a.py", "a", False).syntax_error is None
+    deep = ok + "\ndef g(x):\n    return x" + ".b" * (MAX_DEPTH + 10) + "\n"
+    assert "nested too deeply" in inc.summarize(deep, "/ws/a.py", "a", False).syntax_error[0]
