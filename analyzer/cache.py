@@ -81,7 +81,8 @@ def run_cache_key(settings_fingerprint: str, files: list[tuple[str, str]]) -> st
 
 class SummaryCache:
     def __init__(self, directory: Path | None = None):
-        self.root = directory if directory is not None else cache_directory()
+        # Absolute: the CLI changes its working directory while its workers start.
+        self.root = (directory if directory is not None else cache_directory()).absolute()
         self.directory = self.root / __version__
         self._secret: bytes | None = None
 

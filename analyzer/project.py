@@ -102,7 +102,7 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
     notebooks: dict[str, Notebook] = {}
     unreadable: dict[str, str] = {}
     inputs = _read_files(files, settings, notices, notebooks, unreadable)
-    cache = _cache(settings) if use_cache else None
+    cache = SummaryCache() if use_cache else None
     run_key = None
     if cache is not None:
         # Nothing changed since the last run with these settings: reuse its findings whole.
@@ -120,10 +120,6 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
     if cache is not None:
         cache.put_run(str(settings.base_dir), run_key, diagnostics)
     return LintResult(diagnostics=diagnostics, files=len(files), notices=notices)
-
-
-def _cache(settings: Settings) -> SummaryCache:
-    return SummaryCache()
 
 
 def _read_files(files: list[SourceFile], settings: Settings, notices: list[str], notebooks: dict[str, Notebook],

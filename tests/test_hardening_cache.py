@@ -6,6 +6,7 @@ import json
 import os
 import pickle
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -39,13 +40,14 @@ def _project(tmp_path: Path) -> Path:
 
 
 def _entries(cache_dir: Path) -> list[Path]:
-    return [p for p in cache_dir.rglob("*") if p.is_file() and p.parent.name != "tclint" and p.parent != cache_dir]
+    """Summary and run entries (not the secret, CACHEDIR.TAG or .gitignore at the top)."""
+    return [p for p in cache_dir.rglob("*") if p.is_file() and p.parent != cache_dir]
 
 
 def test_per_user_location(monkeypatch, tmp_path):
     monkeypatch.delenv("TCLINT_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    if os.name == "posix" and os.uname().sysname == "Linux":
+    if sys.platform.startswith("linux"):
         assert cache_directory() == tmp_path / "xdg" / "tclint"
     monkeypatch.setenv("TCLINT_CACHE_DIR", str(tmp_path / "mine"))
     assert cache_directory() == tmp_path / "mine"
@@ -173,3 +175,14 @@ def test_notebook_cells_are_part_of_the_key(cache_dir, tmp_path):
     lines = code.splitlines(keepends=True)
     write(["".join(lines[:2]), "".join(lines[2:])])  # the same joined code, split in two cells
     assert cells_of_findings() == [(2, 2, 12)]
+
+
+def test_a_relative_cache_folder_is_the_one_next_to_where_tclint_ran(tmp_path, monkeypatch):
+    # The CLI starts its workers from a neutral folder: entries must still land here.
+    project = _project(tmp_path)
+    for i in range(10):
+        (project / f"m{i}.py").write_text(f"def g{i}(x):\n    return x\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TCLINT_CACHE_DIR", "relative-cache")
+    lint_paths([project], Settings(source=project / "tclint.toml"), jobs=2)
+    assert len(_entries(tmp_path / "relative-cache")) == 12  # 11 summaries and the run
