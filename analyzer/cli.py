@@ -81,7 +81,7 @@ def _check_parser(confirm: bool = False) -> argparse.ArgumentParser:
     run = p.add_argument_group("running")
     run.add_argument("-j", "--jobs", type=_positive_int, default=None, metavar="N",
                      help="parallel workers (default: all cores)")
-    run.add_argument("--cache-dir", metavar="DIR", help="where to keep the cache (default: config, else .tclint_cache)")
+    run.add_argument("--cache-dir", metavar="DIR", help="where to keep the cache (default: a per-user folder; a config file cannot choose it)")
     run.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     out = p.add_argument_group("reporting")
     out.add_argument("--statistics", action="store_true", help="print the number of findings per rule")

@@ -66,6 +66,9 @@ class Settings:
     assume_forward_compiled: bool = True
     severity: tuple[tuple[str, Severity], ...] = ()
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    # The lint cache's folder: from `--cache-dir` only. A config file in the repository
+    # never chooses it (its `cache-dir` key is ignored): see cache.py.
+    cache_dir: str | None = None
     respect_gitignore: bool = True
     dynamo: DynamoSettings = field(default_factory=DynamoSettings)
     confirm: ConfirmSettings = field(default_factory=lambda: ConfirmSettings())
@@ -91,7 +94,7 @@ _KEYS = {
     "assume-forward-compiled": "true or false",
     "severity": 'table of code or prefix = "error" | "warning" | "info" | "hint"',
     "max-file-size": "size in bytes (integer)",
-    "cache-dir": "ignored: the cache is per user (set TCLINT_CACHE_DIR to move it)",
+    "cache-dir": "ignored: the cache is per user (--cache-dir or TCLINT_CACHE_DIR move it)",
     "respect-gitignore": "true or false",
     "dynamo": "table with " + ", ".join(DYNAMO_KEYS),
     "confirm": "table with " + ", ".join(_CONFIRM_KEYS),

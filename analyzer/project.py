@@ -102,7 +102,7 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
     notebooks: dict[str, Notebook] = {}
     unreadable: dict[str, str] = {}
     inputs = _read_files(files, settings, notices, notebooks, unreadable)
-    cache = SummaryCache() if use_cache else None
+    cache = SummaryCache(Path(settings.cache_dir) if settings.cache_dir else None) if use_cache else None
     run_key = None
     if cache is not None:
         # Nothing changed since the last run with these settings: reuse its findings whole.

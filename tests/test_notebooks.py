@@ -72,8 +72,9 @@ def test_call_chain_points_into_cells(lint_dir):
 
 def test_an_unreadable_notebook_is_a_tc001_of_its_own(lint_dir):
     result = lint_dir({"broken.ipynb": "{not json", "ok.py": "import torch\n@torch.compile\ndef f(x):\n    return x.item()\n"})
-    found = [(Path(d.path).name, d.code, d.cell, d.message.split(":")[0]) for d in result.diagnostics]
-    assert found == [("broken.ipynb", "TC001", None, "not a readable notebook"), ("ok.py", "TC102", None, "`.item()` converts a tensor to a Python number and breaks the graph")]
+    found = [(Path(d.path).name, d.code, d.cell) for d in result.diagnostics]
+    assert found == [("broken.ipynb", "TC001", None), ("ok.py", "TC102", None)]
+    assert result.diagnostics[0].message.startswith("not a readable notebook")
     assert result.notices == []
 
 
