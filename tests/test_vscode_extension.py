@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,8 @@ pytestmark = pytest.mark.skipif(
 
 def _run(*args: str, timeout: int) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, npm_config_update_notifier="false", npm_config_fund="false",
-               npm_config_audit="false", CI="1")
+               npm_config_audit="false", CI="1",
+               TCLINT_TEST_PYTHON=sys.executable)  # an interpreter with tclint, for the preflight test
     return subprocess.run(
         [shutil.which("npm") or "npm", *args], cwd=EXTENSION, env=env, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout, check=False,

@@ -246,10 +246,15 @@ async function startClient(): Promise<void> {
     if (!preflight.ok) {
         startFailed = true;
         statusBar?.setState('failed');
+        const pip = (...args: string[]) => cmd.interpreter
+            ? formatCommandLine({ command: cmd.interpreter[0], args: [...cmd.interpreter.slice(1), '-m', 'pip', 'install', ...args] })
+            : '';
         const fix = preflight.reason === 'missingModule' && cmd.interpreter
-            ? `Install it with \`${formatCommandLine({ command: cmd.interpreter[0], args: [...cmd.interpreter.slice(1), '-m', 'pip', 'install', 'torch-tclint'] })}\`, `
+            ? `Install it with \`${pip('torch-tclint')}\`, `
               + 'or point tclint.interpreter / tclint.path at an environment that has it.'
-            : 'Check tclint.interpreter / tclint.path, or select another interpreter.';
+            : preflight.reason === 'cannotLint' && cmd.interpreter
+                ? `Reinstall it with \`${pip('--force-reinstall', 'torch-tclint')}\`.`
+                : 'Check tclint.interpreter / tclint.path, or select another interpreter.';
         void notify('error', `cannot start the language server: ${preflight.detail}. ${fix}`);
         return;
     }

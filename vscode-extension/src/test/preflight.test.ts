@@ -32,17 +32,27 @@ test('an interpreter without tclint is missingModule', { skip: !python && 'no py
     assert.equal(!result.ok && result.reason, 'missingModule');
 });
 
-test('an interpreter that can import tclint.server is ok', { skip: !python && 'no python on PATH' }, async () => {
+test('an interpreter whose tclint.server imports but cannot lint is cannotLint', { skip: !python && 'no python on PATH' }, async () => {
+    // The broken-wheel case: the package imports, a module the server needs does not.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tclint-preflight-'));
     fs.mkdirSync(path.join(dir, 'tclint', 'server'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'tclint', '__init__.py'), '');
     fs.writeFileSync(path.join(dir, 'tclint', 'server', '__init__.py'), '');
     try {
         const result = await checkInterpreter([python!, '-S'], { env: { PATH: process.env.PATH, PYTHONPATH: dir } });
-        assert.deepEqual(result, { ok: true });
+        assert.equal(!result.ok && result.reason, 'cannotLint');
+        assert.match(!result.ok ? result.detail : '', /tclint cannot lint: ModuleNotFoundError/);
     } finally {
         fs.rmSync(dir, { recursive: true, force: true });
     }
+});
+
+// TCLINT_TEST_PYTHON: an interpreter with tclint installed (tests/test_vscode_extension.py sets it).
+const installed = process.env.TCLINT_TEST_PYTHON;
+
+test('an interpreter whose tclint lints is ok', { skip: !installed && 'TCLINT_TEST_PYTHON not set' }, async () => {
+    const result = await checkInterpreter([installed!], { cwd: os.tmpdir(), timeoutMs: 60000 });
+    assert.deepEqual(result, { ok: true });
 });
 
 test('an interpreter that fails otherwise is failed', { skip: !python && 'no python on PATH' }, async () => {
