@@ -307,17 +307,20 @@ class FileAnalyzer(cst.CSTVisitor):
             scope.env[scope.self_name] = tf.MODULE
             positional = positional[1:]
         self.facts.function = scope  # param defaults are read in the new scope's context
+        inputs = set()
         for i, p in enumerate(positional + list(params.kwonly_params)):
             kind = scope.env[p.name.value] = self.facts.param_kind(p, root_like)
             if kind == tf.UNKNOWN:
                 index = i if i < len(positional) else -1  # keyword-only: matched by name
                 scope.param_refs[p.name.value] = f"a:{key}:{index}:{p.name.value}"
+                if i < len(positional) and self.facts.param_kind(p, True) == tf.INPUT:
+                    inputs.add(p.name.value)
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param):
                 scope.env[star.name.value] = tf.STATIC
         summary = FunctionSummary(
             key=key, name=node.name.value, span=None, class_key=cls.key if cls else None,
-            compiled=compiled, disabled=disabled, dynamo_patch=dynamo_patch,
+            compiled=compiled, disabled=disabled, dynamo_patch=dynamo_patch, inputs=frozenset(inputs),
         )
         self.summary.functions[key] = summary
         self.span_later(summary, node.name)

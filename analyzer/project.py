@@ -191,6 +191,7 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> lis
     enabled = {code for code, rule in rules.items() if rule.enabled(dynamo)}
     reached = regions.reach(index, roots)
     index.reached = set(reached)
+    index.root_keys = {r.function for r in roots}
     enabled_in = _enabled_per_function(index, rules, roots, patches, dynamo, enabled)
 
     raw: list[Diagnostic] = []

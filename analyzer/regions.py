@@ -60,6 +60,7 @@ class ProjectIndex:
         # Set by the project phase once the compiled region is known: only calls made
         # there pass tensors that matter.
         self.reached: set[str] | None = None
+        self.root_keys: set[str] = set()  # entry points: their inputs come from outside
         self._callers_map: dict[str, list[tuple[str, CallSite]]] | None = None
         self._aliases: dict[str, str] | None = None
 
@@ -225,6 +226,9 @@ class ProjectIndex:
         active = _active if _active is not None else set()
         for ref in sorted(condition):
             if ref.startswith("a:"):
+                callee, _, name = ref[2:].rsplit(":", 2)
+                if callee in self.root_keys and name in self.functions[callee][1].inputs:
+                    return callee, f"receives `{name}` as an input"
                 caller = self._caller_passing_tensor(ref, active)
                 if caller is not None:
                     return caller, f"passes a tensor as `{ref.rpartition(':')[2]}`"

@@ -60,6 +60,9 @@ class FunctionSummary:
     candidates: list[Candidate] = field(default_factory=list)
     # What the function returns: "tensor", "static", "unknown", or a Condition.
     returns: object = "unknown"
+    # Parameters that hold tensors when the function is an entry point (called from
+    # outside the linted code): positional, un-annotated, no default, not named for a size.
+    inputs: frozenset = frozenset()
 
 
 @dataclass

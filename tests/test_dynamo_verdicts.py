@@ -1,7 +1,8 @@
 """Dynamo is the judge: each rule's runnable examples are traced with torch 2.13.
 
 An INVALID example must break the graph with the Gb_type the rule predicts; a VALID
-example must not break at all. For recompilation rules, an INVALID example must make
+example must not break at all, and one of the breaks it predicts must happen on a line the
+rule flags (Dynamo runs with the eager backend, see dynamo_oracle.py). For recompilation rules, an INVALID example must make
 Dynamo compile the same code more than once, a VALID one exactly once. Skipped when torch is not installed.
 """
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tclint.analyzer import api
 from tclint.analyzer.rules import all_rules
 
 pytestmark = pytest.mark.dynamo
@@ -61,3 +63,7 @@ def test_dynamo_agrees(verdicts, ident, rule, kind, example):
     else:
         expected = {g.gb_type for g in (rule.graph_break, *rule.also_predicts) if g}
         assert expected & set(breaks), f"{rule.code} predicts {expected}, Dynamo saw {breaks}\n{example.source}"
+        flagged = {d.line for d in api.lint_source(example.source, path="example.py") if d.code == rule.code}
+        where = {line for gb, line in result["breaks"] if gb in expected}
+        assert flagged & where, (f"{rule.code} flags lines {sorted(flagged)}, Dynamo breaks on lines "
+                                 f"{sorted(where)}\n{example.source}")

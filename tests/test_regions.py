@@ -421,3 +421,19 @@ def test_helper_returning_a_tensor_only_for_a_tensor_argument_is_not_a_tensor_so
             return F.pad(x, (pad // 2, pad - pad // 2))
     """})
     assert found == []
+
+
+def test_inputs_of_a_configured_root_are_tensors_in_its_helpers(tmp_path):
+    found, diags = lint_tree(tmp_path, {"pkg/__init__.py": "", "pkg/solve.py": """
+        def _check(t, method):
+            if t[0] > t[1]:
+                t = -t
+            if method > 1:
+                pass
+            return t
+
+        def solve(func, t, method=None):
+            return _check(t, method)
+    """}, roots=("pkg.solve:solve",))
+    assert found == [("solve.py", 3, "TC101")]
+    assert "(`solve` passes a tensor as `t`)" in diags[0].message

@@ -9,14 +9,17 @@ from tclint.analyzer.value_text import value_text
 class TensorBranch(Rule):
     """
     ## What it does
-    Flags `if`, `while`, conditional expressions, `and`/`or`/`not` and comprehension
-    filters whose condition is a tensor value inside a compiled region.
+    Flags `if`, `while`, conditional expressions, `and`/`or`/`not`, comprehension
+    filters and `assert`s with a message built at run time whose condition is a tensor
+    value inside a compiled region.
 
     ## Why is this bad?
     Dynamo records one straight-line graph. A Python branch on tensor *data* cannot be
     decided while tracing, so Dynamo ends the graph, runs the condition eagerly and
     resumes in a new graph. Branching on shapes, dtypes, `self.training` or config
-    values is fine: those are static and Dynamo guards on them.
+    values is fine: those are static and Dynamo guards on them. `assert tensor_cond`
+    with no message or a constant one becomes a runtime assertion in the graph; a
+    message built at run time (`.format()`, an f-string with values, `%`) cannot.
 
     ## Example
     ```python
@@ -60,6 +63,14 @@ class TensorBranch(Rule):
                         x = x * mask
                     return x
         """, call="torch.compile(M())(torch.randn(3), torch.ones(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                assert (x > 0).all()
+                assert (x < 9).all(), "values out of range"
+                return x + 1
+        """, call="f(torch.ones(3))"),
     ]
     INVALID = [
         Example("""
@@ -92,6 +103,21 @@ class TensorBranch(Rule):
                     return x
                 return x.nan_to_num()
         """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x, t):
+                if x.min() <= t <= x.max():
+                    return x
+                return -x
+        """, call="f(torch.randn(3), 0.5)"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                assert (x > 0).all(), "not positive: {}".format(x.shape)
+                return x + 1
+        """, call="f(torch.ones(3))"),
     ]
 
     def _check(self, test: cst.BaseExpression) -> None:
@@ -113,6 +139,22 @@ class TensorBranch(Rule):
     def visit_CompIf(self, node: cst.CompIf) -> None:
         self._check(node.test)
 
+    def visit_Assert(self, node: cst.Assert) -> None:
+        if node.msg is not None and not _constant_text(node.msg):
+            self._check(node.test)
+
     def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
         # `a and b` tests the truth of `a` (and of `b` when the result is itself tested).
         self._check(node.left)
+
+
+def _constant_text(node: cst.BaseExpression) -> bool:
+    """A message Python compiles to a constant: a string literal, or an f-string without
+    replacement fields."""
+    if isinstance(node, cst.SimpleString):
+        return True
+    if isinstance(node, cst.ConcatenatedString):
+        return _constant_text(node.left) and _constant_text(node.right)
+    if isinstance(node, cst.FormattedString):
+        return all(isinstance(part, cst.FormattedStringText) for part in node.parts)
+    return False
