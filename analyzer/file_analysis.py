@@ -15,6 +15,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from tclint.analyzer import tensor_facts as tf
+from tclint.analyzer.values import Record, class_fields, namedtuple_fields
 from tclint.analyzer.diagnostic import Fix, Span, TextEdit
 from tclint.analyzer.knowledge import tensor_api as api
 from tclint.analyzer.names import ImportTable, dotted_name
@@ -106,6 +107,9 @@ class FileAnalyzer(cst.CSTVisitor):
         self._eager_depth = 0
         self._training_blocks: set[int] = set()  # ids of subtrees that run only when self.training
         self._training_depth = 0
+        # Statements nested in if/for/while/try of the current function run on some paths only.
+        self._branch_depth = 0
+        self._branch_depths: list[int] = []
         self.rules = [cls(self) for cls in rule_classes]
         self._visit: dict[type, list] = {}
         self._leave: dict[type, list] = {}
@@ -148,6 +152,8 @@ class FileAnalyzer(cst.CSTVisitor):
     # -- dispatch ----------------------------------------------------------------
     def on_visit(self, node: cst.CSTNode) -> bool:
         t = type(node)
+        if t in _BRANCHING:
+            self._branch_depth += 1
         if self._eager_blocks and id(node) in self._eager_blocks:
             self._eager_depth += 1
         if self._narrowed and id(node) in self._narrowed:
@@ -191,6 +197,8 @@ class FileAnalyzer(cst.CSTVisitor):
         handler = _BOOKKEEPING_LEAVE.get(t)
         if handler is not None:
             handler(self, original_node)
+        if t in _BRANCHING:
+            self._branch_depth -= 1
         if self._eager_blocks and id(original_node) in self._eager_blocks:
             self._eager_depth -= 1
         if self._narrowed and id(original_node) in self._narrowed:
@@ -214,9 +222,26 @@ class FileAnalyzer(cst.CSTVisitor):
         for stmt in node.body:
             if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
                 self.facts.local_defs.add(stmt.name.value)
+            if isinstance(stmt, cst.ClassDef):
+                fields = class_fields(stmt, self.facts.qualname)
+                if fields is not None:
+                    self.facts.record_classes[self._dotted(stmt.name.value)] = fields
+            elif isinstance(stmt, cst.SimpleStatementLine):
+                self._note_namedtuple(stmt)
                 if isinstance(stmt, cst.FunctionDef) and any(
                         self.facts.qualname(_decorator_target(d)) in COMPILE_NAMES for d in stmt.decorators):
                     self.compiled_defs.add(stmt.name.value)
+
+    def _note_namedtuple(self, stmt: cst.SimpleStatementLine) -> None:
+        """`State = namedtuple("State", "a, b")` at module level defines a record class."""
+        for small in stmt.body:
+            if (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+                    and isinstance(small.value, cst.Call)):
+                fields = namedtuple_fields(small.value, self.facts.qualname)
+                if fields is not None:
+                    name = small.targets[0].target.value
+                    self.facts.local_defs.add(name)
+                    self.facts.record_classes[self._dotted(name)] = fields
 
     def _visit_import(self, node: cst.Import) -> None:
         bound = self.imports.add_import(node)
@@ -332,10 +357,13 @@ class FileAnalyzer(cst.CSTVisitor):
             self.span_later(site, node.name)
         self._function_stack.append(scope)
         self._containers.append(scope)
+        self._branch_depths.append(self._branch_depth)
+        self._branch_depth = 0
 
     def _leave_function(self, node: cst.FunctionDef) -> None:
         scope = self._function_stack.pop()
         self._containers.pop()
+        self._branch_depth = self._branch_depths.pop()
         summary = self.summary.functions[scope.key]
         result = None
         for k in scope.returns:
@@ -357,13 +385,13 @@ class FileAnalyzer(cst.CSTVisitor):
 
     # -- bindings -----------------------------------------------------------------
     def _leave_assign(self, node: cst.Assign) -> None:
-        kind = self.facts.kind(node.value)
+        kind = self.facts.source_kind(node.value)
         for target in node.targets:
             self._bind(target.target, kind, node.value)
 
     def _leave_ann_assign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:
-            self._bind(node.target, self.facts.kind(node.value), node.value)
+            self._bind(node.target, self.facts.source_kind(node.value), node.value)
 
     def _leave_aug_assign(self, node: cst.AugAssign) -> None:
         if isinstance(node.target, cst.Name):
@@ -377,6 +405,10 @@ class FileAnalyzer(cst.CSTVisitor):
         fn = self.facts.function
         if isinstance(target, cst.Name):
             if fn is not None:
+                previous = fn.env.get(target.value)
+                if (self._branch_depth and tf.is_literal(value) and previous is not None
+                        and (previous in tf.TENSORS or isinstance(previous, frozenset))):
+                    kind = previous  # `ok = err <= 1` then `if big: ok = False`: still a tensor on one path
                 fn.env[target.value] = kind
                 fn.param_refs.pop(target.value, None)
                 cls_name = self._constructed_class(value)
@@ -386,7 +418,7 @@ class FileAnalyzer(cst.CSTVisitor):
                     fn.instance_classes.pop(target.value, None)
             elif not self._class_stack:
                 self.facts.module_names[target.value] = (
-                    kind if kind in tf.TENSORS or kind == tf.MODULE else tf.STATIC
+                    kind if kind in tf.TENSORS or kind == tf.MODULE or isinstance(kind, Record) else tf.STATIC
                 )
                 cls_name = self._constructed_class(value)
                 if cls_name:
@@ -394,10 +426,13 @@ class FileAnalyzer(cst.CSTVisitor):
             self.facts.reset_memo()
         elif isinstance(target, (cst.Tuple, cst.List)):
             element = self._unpacked_kind(kind, value)
-            values = value.elements if isinstance(value, (cst.Tuple, cst.List)) and value is not None else None
+            elements = value.elements if isinstance(value, (cst.Tuple, cst.List)) and value is not None else None
+            fields = kind.items() if isinstance(kind, Record) else None
             for i, el in enumerate(target.elements):
-                if values is not None and len(values) == len(target.elements) and not isinstance(el, cst.StarredElement):
-                    self._bind(el.value, self.facts.kind(values[i].value), values[i].value)
+                if elements is not None and len(elements) == len(target.elements) and not isinstance(el, cst.StarredElement):
+                    self._bind(el.value, self.facts.kind(elements[i].value), elements[i].value)
+                elif fields is not None and len(fields) == len(target.elements) and not isinstance(el, cst.StarredElement):
+                    self._bind(el.value, fields[i], None)
                 else:
                     inner = el.value
                     self._bind(inner, element if not isinstance(el, cst.StarredElement) else tf.STATIC, None)
@@ -857,6 +892,8 @@ class _AttributeScan:
         facts = self.analyzer.facts
         if isinstance(value, cst.Call):
             qual = facts.qualname(value.func)
+            if qual in facts.record_classes:
+                return facts.kind(value)
             if qual:
                 if qual.startswith("torch.nn.") and qual.rsplit(".", 1)[1][:1].isupper():
                     return tf.TENSOR if qual.rsplit(".", 1)[1] in api.NN_TENSOR_CLASSES else tf.MODULE
@@ -870,6 +907,8 @@ class _AttributeScan:
             return tf.STATIC
         return tf.UNKNOWN
 
+
+_BRANCHING = (cst.If, cst.For, cst.While, cst.Try, cst.TryStar)
 
 _BOOKKEEPING_VISIT = {
     cst.Module: FileAnalyzer._visit_module,

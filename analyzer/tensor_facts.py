@@ -13,6 +13,7 @@ import libcst as cst
 
 from tclint.analyzer.knowledge import tensor_api as api
 from tclint.analyzer.names import ImportTable, dotted_name
+from tclint.analyzer.values import Record, build
 
 UNKNOWN = 0
 STATIC = 1  # a Python value Dynamo specializes on: shapes, dtypes, config, constants
@@ -134,6 +135,7 @@ class Facts:
         self.module_names: dict[str, object] = {}  # module-level assigned names -> kind
         self.local_defs: set[str] = set()  # module-level def/class names
         self.module_instances: dict[str, str] = {}  # module-level var -> dotted class it holds
+        self.record_classes: dict[str, tuple[str, ...]] = {}  # namedtuple/dataclass -> field names
         self.function: FunctionScope | None = None
         self.class_scope: ClassScope | None = None
         self._memo: dict[int, object] = {}
@@ -222,9 +224,21 @@ class Facts:
             elif isinstance(e, cst.Comparison):
                 return not any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in e.comparisons) \
                     and walk(e.left) and all(walk(t.comparator) for t in e.comparisons)
-            return self.kind(e) == STATIC
+            k = self.kind(e)
+            if isinstance(k, frozenset):  # `self.state.t1`: a tensor where its source is one
+                refs.update(k)
+                return True
+            return k == STATIC
 
         return frozenset(refs) if walk(node) and refs else None
+
+    def source_kind(self, node: cst.BaseExpression):
+        """The kind a value carries to where it is stored: for an unknown built from the
+        function's parameters (`t[0]`, `-t`), the condition that a caller passes tensors."""
+        k = self.kind(node)
+        if k == UNKNOWN:
+            return self.param_condition(node) or UNKNOWN
+        return k
 
     def _kind(self, node):
         if isinstance(node, cst.Name):
@@ -283,6 +297,10 @@ class Facts:
 
     def _attribute_kind(self, node: cst.Attribute):
         attr = node.attr.value
+        if isinstance(node.value, (cst.Name, cst.Attribute)):
+            base = self.kind(node.value)
+            if isinstance(base, Record):
+                return base.field(attr)
         if self.is_self(node.value):
             if attr == "training":
                 return STATIC
@@ -323,6 +341,8 @@ class Facts:
 
     def _subscript_kind(self, node: cst.Subscript):
         base = self.kind(node.value)
+        if isinstance(base, Record):
+            return _record_item(base, node)
         if base == INPUT and _string_key(node):
             return UNKNOWN  # `cfg["num_frames"]`: an input that is a dict holds anything
         if base in TENSORS:
@@ -383,6 +403,9 @@ class Facts:
         return UNKNOWN
 
     def _qualified_call_kind(self, qual: str, node: cst.Call):
+        fields = self.record_classes.get(qual)
+        if fields is not None:
+            return build(qual, fields, node, self.source_kind)
         if qual.startswith("builtins."):
             return self._builtin_call_kind(qual[9:], node)
         if qual in api.NON_TENSOR_FUNCTIONS:
@@ -479,6 +502,11 @@ class Facts:
         return UNKNOWN
 
 
+def is_literal(node: cst.BaseExpression | None) -> bool:
+    """A number, string, True, False or None (possibly negated)."""
+    return node is not None and _is_literal(node)
+
+
 def _is_literal(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.UnaryOperation):
         node = node.expression
@@ -490,6 +518,19 @@ def _tensor_or_none(kinds: list, elems: list) -> bool:
     """`Tensor | None` is a tensor when given; `int | Tensor` could be either."""
     rest = [k for k, e in zip(kinds, elems) if not (isinstance(e, cst.Name) and e.value == "None")]
     return bool(rest) and all(k in TENSORS for k in rest)
+
+
+def _record_item(record: Record, node: cst.Subscript):
+    """`state[2]` or `row["t1"]`: one field of a record."""
+    index = node.slice[0].slice if len(node.slice) == 1 else None
+    value = index.value if isinstance(index, cst.Index) else None
+    if isinstance(value, cst.Integer):
+        items = record.items()
+        i = int(value.value)
+        return items[i] if i < len(items) else UNKNOWN
+    if isinstance(value, cst.SimpleString) and isinstance(value.evaluated_value, str):
+        return record.field(value.evaluated_value)
+    return UNKNOWN
 
 
 def _string_key(node: cst.Subscript) -> bool:

@@ -154,3 +154,51 @@ def test_an_input_read_by_string_key_is_a_dict_of_anything():
             def forward(self, cfg, freqs):
                 return freqs[: cfg["num_frames"]], freqs[cfg["start"] :]
     """) == []
+
+
+def test_fields_of_namedtuples_and_dataclasses_have_the_kinds_they_were_built_from():
+    assert _found("""
+        import collections
+        import dataclasses
+        import torch
+
+        State = collections.namedtuple("State", "y, t0, t1")
+
+        @dataclasses.dataclass
+        class Span:
+            lo: torch.Tensor
+            steps: int
+
+        class Solver(torch.nn.Module):
+            def start(self, t):
+                self.state = State(None, t[0], t[-1])
+
+            def forward(self, x, t):
+                self.start(t.float())
+                if self.state.y is None and self.state.t0 > 0:
+                    x = x + 1
+                span = Span(x.min(), 3)
+                if span.steps > 2:
+                    x = x * 2
+                if span.lo < 0:
+                    x = -x
+                y, t0, t1 = self.state
+                while t1 > t0:
+                    t1 = t1 - 1
+                return x
+    """) == [("TC101", 19), ("TC101", 24), ("TC101", 27)]
+
+
+def test_a_flag_that_is_a_tensor_on_one_path_stays_one():
+    assert _found("""
+        import torch
+
+        @torch.compile
+        def f(x, limit: int):
+            ok = x.norm() <= 1
+            if limit > 3:
+                ok = False
+            if ok:
+                x = x * 2
+            return x
+    """) == [("TC101", 9)]

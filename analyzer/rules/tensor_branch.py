@@ -112,6 +112,17 @@ class TensorBranch(Rule):
                 return -x
         """, call="f(torch.randn(3), 0.5)"),
         Example("""
+            import collections
+            import torch
+            Span = collections.namedtuple("Span", "lo, hi")
+            @torch.compile
+            def f(x):
+                span = Span(x.min(), x.max())
+                if span.hi - span.lo > 1:
+                    return x / (span.hi - span.lo)
+                return x
+        """, call="f(torch.randn(3))"),
+        Example("""
             import torch
             @torch.compile
             def f(x):
