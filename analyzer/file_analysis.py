@@ -16,7 +16,7 @@ from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.values import Record, class_fields, namedtuple_fields
-from tclint.analyzer.diagnostic import Fix, Span, TextEdit
+from tclint.analyzer.diagnostic import Fix, Severity, Span, TextEdit
 from tclint.analyzer.knowledge import tensor_api as api
 from tclint.analyzer.names import ImportTable, dotted_name
 from tclint.analyzer.rules.base import Rule
@@ -110,6 +110,7 @@ class FileAnalyzer(cst.CSTVisitor):
         # Statements nested in if/for/while/try of the current function run on some paths only.
         self._branch_depth = 0
         self._branch_depths: list[int] = []
+        self._raise_depth = 0  # inside `raise ...`: code that only builds the exception
         self.rules = [cls(self) for cls in rule_classes]
         self._visit: dict[type, list] = {}
         self._leave: dict[type, list] = {}
@@ -140,8 +141,12 @@ class FileAnalyzer(cst.CSTVisitor):
             always = False
         if self._training_depth:
             message += TRAINING_NOTE
+        severity = None
+        if self._raise_depth:
+            message += "; this only runs while building the exception being raised"
+            severity = Severity.INFO
         cand = Candidate(code=code, span=None, message=message, condition=condition, fix=fix,
-                         graph_break=graph_break, always=always)
+                         graph_break=graph_break, always=always, severity=severity)
         bucket.append(cand)
         self._pending.append((cand, node))
 
@@ -154,6 +159,8 @@ class FileAnalyzer(cst.CSTVisitor):
         t = type(node)
         if t in _BRANCHING:
             self._branch_depth += 1
+        elif t is cst.Raise:
+            self._raise_depth += 1
         if self._eager_blocks and id(node) in self._eager_blocks:
             self._eager_depth += 1
         if self._narrowed and id(node) in self._narrowed:
@@ -199,6 +206,8 @@ class FileAnalyzer(cst.CSTVisitor):
             handler(self, original_node)
         if t in _BRANCHING:
             self._branch_depth -= 1
+        elif t is cst.Raise:
+            self._raise_depth -= 1
         if self._eager_blocks and id(original_node) in self._eager_blocks:
             self._eager_depth -= 1
         if self._narrowed and id(original_node) in self._narrowed:

@@ -296,17 +296,18 @@ def _chain_text(chain: tuple[ChainStep, ...]) -> str:
 
 def _from_candidate(rule, path: str, cand: Candidate, chain) -> Diagnostic:
     message = cand.message + setting_hint(rule)  # the Dynamo setting that would trace it, if one would
-    return _make(rule, path, cand.span, message, chain, fix=cand.fix, gb=cand.graph_break)
+    return _make(rule, path, cand.span, message, chain, fix=cand.fix, gb=cand.graph_break,
+                 severity=cand.severity)
 
 
-def _make(rule, path, span, message, chain, fix=None, gb=None) -> Diagnostic:
+def _make(rule, path, span, message, chain, fix=None, gb=None, severity=None) -> Diagnostic:
     gb = gb or rule.graph_break
     return Diagnostic(
         path=path,
         span=span,
         code=rule.code,
         name=rule.name,
-        severity=rule.severity,
+        severity=severity or rule.severity,
         message=message + _chain_text(chain),
         gb_type=gb.gb_type if gb else None,
         gb_id=gb.gb_id if gb else None,
@@ -340,7 +341,7 @@ def finalize(raw: list[Diagnostic], summaries: list[FileSummary], settings: Sett
         out.extend(rest)
     final = []
     for d in out:
-        sev = severity_for(d.code, rules[d.code].severity, settings)
+        sev = severity_for(d.code, d.severity, settings)  # configured, else the finding's own
         final.append(d.with_changes(severity=sev) if sev != d.severity else d)
     final.sort(key=Diagnostic.sort_key)
     return final

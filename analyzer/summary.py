@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tclint.analyzer.diagnostic import Fix, Span
+from tclint.analyzer.diagnostic import Fix, Severity, Span
 from tclint.analyzer.knowledge.hazards import GraphBreak
 
 # A call reference names a callee the project phase resolves across files:
@@ -37,6 +37,7 @@ class Candidate:
     graph_break: GraphBreak | None = None  # when not the rule's default
     # Findings outside any function (e.g. recompilation hazards) are reported as is.
     always: bool = False
+    severity: Severity | None = None  # when not the rule's default
 
 
 @dataclass

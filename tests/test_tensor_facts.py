@@ -202,3 +202,17 @@ def test_a_flag_that_is_a_tensor_on_one_path_stays_one():
                 x = x * 2
             return x
     """) == [("TC101", 9)]
+
+
+def test_a_conversion_that_only_builds_an_exception_is_info():
+    diags = api.lint_source(textwrap.dedent("""
+        import torch
+
+        @torch.compile
+        def f(x):
+            if x.shape[0] > 5:
+                raise ValueError(f"bad total {x.sum().item()}")
+            return x.sum().item()
+    """), path="snippet.py")
+    found = [(d.line, d.severity.value, d.message.endswith("building the exception being raised")) for d in diags]
+    assert found == [(7, "info", True), (8, "warning", False)]

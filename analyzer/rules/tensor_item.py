@@ -58,6 +58,20 @@ class TensorItem(Rule):
                 correct = (logits.argmax(-1) == target).sum().item()
                 return correct / target.numel()
         """, call="f(torch.randn(4, 3), torch.tensor([0, 1, 2, 0]))"),
+        # reported as info: it only runs while building the exception
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                if x.shape[0] > 2:
+                    raise ValueError(f"too long, total {x.sum().item()}")
+                return x
+            def run():
+                try:
+                    f(torch.ones(3))
+                except ValueError:
+                    pass
+        """, call="run()"),
     ]
 
     @classmethod
