@@ -688,6 +688,27 @@ class FileAnalyzer(cst.CSTVisitor):
         tested = _tensor_test(self.facts, node.test) if fn is not None else None
         if tested is not None and tested in param_names(fn.node):
             self._tensor_branches.add(id(node.body))
+        self._tensor_arms(node)
+
+    def _tensor_arms(self, node: cst.If | cst.IfExp) -> None:
+        """`if isinstance(v, torch.Tensor):` given what is known of `v`: an arm the test
+        rules out never runs, and in the other-than-tensor arm `v` is a Python value."""
+        test, negated = node.test, False
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, negated = test.expression, not negated
+        name = _tensor_test(self.facts, test) if self.facts.function is not None else None
+        if name is None:
+            return
+        tensor_arm, other_arm = (node.orelse, node.body) if negated else (node.body, node.orelse)
+        kind = self.facts.function.lookup(name)
+        if kind in (tf.TENSOR, tf.BOOL_TENSOR):
+            if other_arm is not None:
+                self._eager_blocks.add(id(other_arm))
+        elif kind == tf.STATIC or kind == tf.MODULE or isinstance(kind, Record):
+            if tensor_arm is not None:
+                self._eager_blocks.add(id(tensor_arm))
+        elif other_arm is not None:
+            self._narrowed[id(other_arm)] = name
 
     def _enter_narrowed(self, node: cst.CSTNode) -> None:
         """Inside `if isinstance(v, int):` the name `v` holds a Python value."""
@@ -922,6 +943,7 @@ _BRANCHING = (cst.If, cst.For, cst.While, cst.Try, cst.TryStar)
 _BOOKKEEPING_VISIT = {
     cst.Module: FileAnalyzer._visit_module,
     cst.If: FileAnalyzer._visit_if,
+    cst.IfExp: FileAnalyzer._tensor_arms,
     cst.IndentedBlock: FileAnalyzer._visit_block,
     cst.Import: FileAnalyzer._visit_import,
     cst.ImportFrom: FileAnalyzer._visit_import_from,

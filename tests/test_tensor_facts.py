@@ -216,3 +216,25 @@ def test_a_conversion_that_only_builds_an_exception_is_info():
     """), path="snippet.py")
     found = [(d.line, d.severity.value, d.message.endswith("building the exception being raised")) for d in diags]
     assert found == [(7, "info", True), (8, "warning", False)]
+
+
+def test_an_arm_that_isinstance_tensor_rules_out_is_not_flagged():
+    assert _found("""
+        import torch
+
+        @torch.compile
+        def f(x, scale):
+            if not isinstance(scale, torch.Tensor):
+                if scale > 1:
+                    x = x * 2
+            else:
+                if scale > 1:
+                    x = x * 3
+            y = x.sum()
+            z = y if isinstance(y, torch.Tensor) else y.item()
+            if isinstance(y, torch.Tensor):
+                pass
+            else:
+                y = y.item()
+            return x + z
+    """) == [("TC101", 11)]

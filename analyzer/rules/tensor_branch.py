@@ -71,6 +71,15 @@ class TensorBranch(Rule):
                 assert (x < 9).all(), "values out of range"
                 return x + 1
         """, call="f(torch.ones(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x, scale):
+                if not isinstance(scale, torch.Tensor):
+                    if scale > 1:
+                        x = x * scale
+                return x
+        """, call="f(torch.randn(3), 2.0)"),
     ]
     INVALID = [
         Example("""

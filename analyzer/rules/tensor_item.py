@@ -49,6 +49,15 @@ class TensorItem(Rule):
             def f(x):
                 return x * 2
         """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                n = x.shape[0]
+                if isinstance(n, torch.Tensor):
+                    n = n.item()
+                return x * n
+        """, call="f(torch.randn(3))"),
     ]
     INVALID = [
         Example("""
