@@ -237,4 +237,4 @@ def test_an_arm_that_isinstance_tensor_rules_out_is_not_flagged():
             else:
                 y = y.item()
             return x + z
-    """) == [("TC101", 11)]
+    """) == [("TC101", 10)]
