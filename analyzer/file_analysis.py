@@ -110,7 +110,8 @@ class FileAnalyzer(cst.CSTVisitor):
         # Statements nested in if/for/while/try of the current function run on some paths only.
         self._branch_depth = 0
         self._branch_depths: list[int] = []
-        self._raise_depth = 0  # inside `raise ...`: code that only builds the exception
+        self._raise_depth = 0  # inside `raise ...` or an assert's message: code that only builds an exception
+        self._assert_messages: set[int] = set()
         self.rules = [cls(self) for cls in rule_classes]
         self._visit: dict[type, list] = {}
         self._leave: dict[type, list] = {}
@@ -143,7 +144,7 @@ class FileAnalyzer(cst.CSTVisitor):
             message += TRAINING_NOTE
         severity = None
         if self._raise_depth:
-            message += "; this only runs while building the exception being raised"
+            message += "; this only runs while building an exception"
             severity = Severity.INFO
         cand = Candidate(code=code, span=None, message=message, condition=condition, fix=fix,
                          graph_break=graph_break, always=always, severity=severity)
@@ -159,8 +160,10 @@ class FileAnalyzer(cst.CSTVisitor):
         t = type(node)
         if t in _BRANCHING:
             self._branch_depth += 1
-        elif t is cst.Raise:
+        elif t is cst.Raise or self._assert_messages and id(node) in self._assert_messages:
             self._raise_depth += 1
+        elif t is cst.Assert and node.msg is not None:
+            self._assert_messages.add(id(node.msg))
         if self._eager_blocks and id(node) in self._eager_blocks:
             self._eager_depth += 1
         if self._narrowed and id(node) in self._narrowed:
@@ -206,7 +209,7 @@ class FileAnalyzer(cst.CSTVisitor):
             handler(self, original_node)
         if t in _BRANCHING:
             self._branch_depth -= 1
-        elif t is cst.Raise:
+        elif t is cst.Raise or self._assert_messages and id(original_node) in self._assert_messages:
             self._raise_depth -= 1
         if self._eager_blocks and id(original_node) in self._eager_blocks:
             self._eager_depth -= 1

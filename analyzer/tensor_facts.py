@@ -347,7 +347,7 @@ class Facts:
             return UNKNOWN  # `cfg["num_frames"]`: an input that is a dict holds anything
         if base in TENSORS:
             return TENSOR
-        if base == UNKNOWN and _tensor_index(node):
+        if (base == UNKNOWN or isinstance(base, frozenset)) and _tensor_index(node):
             return TENSOR
         if base == MODULE:
             return MODULE
@@ -389,7 +389,7 @@ class Facts:
                     return self._project_call(f"m:{cls_name}:{method}")
             if method in api.STATIC_TENSOR_METHODS and method not in ("item", "tolist"):
                 return STATIC if base in (UNKNOWN, STATIC) else UNKNOWN
-            if base == UNKNOWN and method in api.TENSORISH_METHODS:
+            if (base == UNKNOWN or isinstance(base, frozenset)) and method in api.TENSORISH_METHODS:
                 return BOOL_TENSOR if method in api.BOOL_METHODS else TENSOR
             if base == STATIC:
                 return STATIC
