@@ -42,6 +42,14 @@ class TensorSizeArgument(Rule):
     VALID = [
         Example("""
             import torch
+            def rearrange(backend, x, shape):
+                return backend.reshape(x, shape)
+            @torch.compile
+            def f(x):
+                return rearrange(torch, x, (x.shape[0], -1))
+        """, call="f(torch.randn(4, 2))"),
+        Example("""
+            import torch
             @torch.compile
             def f(x):
                 n = x.size(0)
@@ -112,7 +120,7 @@ class TensorSizeArgument(Rule):
             params, label = FUNCTIONS.get(qual), f"`{qual.removeprefix('torch.nn.functional.')}`"
         else:
             mc = method_call(node)
-            if mc is None or mc[1] not in METHODS or not self._tensor_like(mc[0]):
+            if mc is None or mc[1] not in METHODS or not self._tensor_like(mc[0]) or self._backend_call(mc[0], node):
                 return
             params, label = METHODS[mc[1]], f"`.{mc[1]}()`"
         if params is None:
@@ -140,6 +148,13 @@ class TensorSizeArgument(Rule):
         if isinstance(expr, cst.Call) and (self.facts.qualname(expr.func) or "").startswith("torch."):
             return all(self._number_arithmetic(a.value, names) for a in expr.args)
         return self.facts.tensor_condition(expr) is None
+
+    def _backend_call(self, receiver: cst.BaseExpression, call: cst.Call) -> bool:
+        """`backend.reshape(tensor, shape)`: a receiver of unknown kind given the tensor as
+        its first argument is a namespace of functions, not the tensor itself."""
+        args = positional(call)
+        return (not tf.is_tensor(self.facts.kind(receiver)) and bool(args)
+                and tensor_arg(self.facts, args[0])[0])
 
     def _tensor_like(self, receiver: cst.BaseExpression) -> bool:
         kind = self.facts.kind(receiver)
