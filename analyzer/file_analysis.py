@@ -110,6 +110,9 @@ class FileAnalyzer(cst.CSTVisitor):
         # Statements nested in if/for/while/try of the current function run on some paths only.
         self._branch_depth = 0
         self._branch_depths: list[int] = []
+        # arms Dynamo never traces if one of the refs is an "am I compiling" predicate
+        self._guarded: dict[int, frozenset] = {}
+        self._guards: list[frozenset] = []
         self._raise_depth = 0  # inside `raise ...` or an assert's message: code that only builds an exception
         self._assert_messages: set[int] = set()
         self.rules = [cls(self) for cls in rule_classes]
@@ -147,9 +150,13 @@ class FileAnalyzer(cst.CSTVisitor):
             message += "; this only runs while building an exception"
             severity = Severity.INFO
         cand = Candidate(code=code, span=None, message=message, condition=condition, fix=fix,
-                         graph_break=graph_break, always=always, severity=severity)
+                         graph_break=graph_break, always=always, severity=severity,
+                         unless=self._unless() | self._guarded.get(id(node), frozenset()))
         bucket.append(cand)
         self._pending.append((cand, node))
+
+    def _unless(self) -> frozenset:
+        return frozenset().union(*self._guards) if self._guards else frozenset()
 
     def span_later(self, obj, node) -> None:
         """Fill ``obj.span`` from ``node``'s position when positions are computed."""
@@ -166,6 +173,8 @@ class FileAnalyzer(cst.CSTVisitor):
             self._assert_messages.add(id(node.msg))
         if self._eager_blocks and id(node) in self._eager_blocks:
             self._eager_depth += 1
+        if self._guarded and id(node) in self._guarded:
+            self._guards.append(self._guarded[id(node)])
         if self._narrowed and id(node) in self._narrowed:
             self._enter_narrowed(node)
         if self._tensor_branches and id(node) in self._tensor_branches:
@@ -213,6 +222,8 @@ class FileAnalyzer(cst.CSTVisitor):
             self._raise_depth -= 1
         if self._eager_blocks and id(original_node) in self._eager_blocks:
             self._eager_depth -= 1
+        if self._guarded and id(original_node) in self._guarded:
+            self._guards.pop()
         if self._narrowed and id(original_node) in self._narrowed:
             self._leave_narrowed()
         if self._tensor_branches and id(original_node) in self._tensor_branches:
@@ -385,18 +396,30 @@ class FileAnalyzer(cst.CSTVisitor):
             if isinstance(k, frozenset):
                 result = k if not isinstance(result, frozenset) else result | k
         summary.returns = result if result is not None else "unknown"
+        summary.under_dynamo = _predicate_value(scope.dynamo_returns)
         self.facts.function = scope.parent
 
     def _visit_return(self, node: cst.Return) -> None:
         fn = self.facts.function
         if fn is not None and node.value is not None and not self._tensor_branch_depth:
             fn.returns.append(self.facts.kind(node.value))
+        if fn is not None and node.value is not None:
+            fn.dynamo_returns.append(_LITERAL if tf.is_literal(node.value) else self.facts.value_under_dynamo(node.value))
 
     def _dotted(self, name: str) -> str:
         return f"{self.summary.module}.{name}" if self.summary.module else name
 
     # -- bindings -----------------------------------------------------------------
     def _leave_assign(self, node: cst.Assign) -> None:
+        fn = self.facts.function
+        if fn is not None:
+            when = self.facts.value_under_dynamo(node.value)
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    if when is None:
+                        fn.dynamo_names.pop(target.target.value, None)
+                    else:
+                        fn.dynamo_names[target.target.value] = when
         kind = self.facts.source_kind(node.value)
         for target in node.targets:
             self._bind(target.target, kind, node.value)
@@ -544,7 +567,8 @@ class FileAnalyzer(cst.CSTVisitor):
         ref = self._call_ref(node, qual)
         if ref is not None:
             site = CallSite(ref=ref, span=None, args=self._arg_kinds(node),
-                            keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword})
+                            keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword},
+                            unless=self._unless())
             self.summary.functions[fn.key].calls.append(site)
             self.span_later(site, node)
 
@@ -681,6 +705,13 @@ class FileAnalyzer(cst.CSTVisitor):
             self._eager_blocks.add(id(node.body))
         elif when is True and node.orelse is not None:
             self._eager_blocks.add(id(node.orelse))
+        elif isinstance(when, tf.Pending):
+            # `if not is_tracing(x) and mask.all():` where `is_tracing` turns out to be an
+            # "am I compiling" predicate: the test's rest and the body never run under Dynamo
+            self._guarded[id(node.test)] = when.refs
+            arm = node.orelse if when.value else node.body
+            if arm is not None:
+                self._guarded[id(arm)] = when.refs
         training = training_only_block(node)
         if training is not None:
             self._training_blocks.add(id(training))
@@ -730,14 +761,23 @@ class FileAnalyzer(cst.CSTVisitor):
             env[name] = previous
         self.facts.reset_memo()
 
+    def _visit_boolean_operation(self, node: cst.BooleanOperation) -> None:
+        left = self.facts.value_under_dynamo(node.left)
+        if isinstance(left, tf.Pending) and left.value is not isinstance(node.operator, cst.And):
+            self._guarded.setdefault(id(node.right), left.refs)
+
     def _visit_block(self, node: cst.IndentedBlock) -> None:
         # `if torch.compiler.is_compiling(): return ...` leaves the rest of the block eager-only.
         body = node.body
         for i, stmt in enumerate(body):
-            if (isinstance(stmt, cst.If) and stmt.orelse is None and _ends_block(stmt.body)
-                    and self.facts.value_under_dynamo(stmt.test) is True):
-                self._eager_blocks.update(id(rest) for rest in body[i + 1:])
-                break
+            if isinstance(stmt, cst.If) and stmt.orelse is None and _ends_block(stmt.body):
+                when = self.facts.value_under_dynamo(stmt.test)
+                if when is True:
+                    self._eager_blocks.update(id(rest) for rest in body[i + 1:])
+                    break
+                if isinstance(when, tf.Pending) and when.value:
+                    self._guarded.update((id(rest), when.refs) for rest in body[i + 1:])
+                    break
 
     # -- assignments the project phase needs -----------------------------------------
     def _visit_assign(self, node: cst.Assign) -> None:
@@ -802,6 +842,20 @@ def _positions(module: cst.Module):
 
 
 _NO_VALUE = object()
+_LITERAL = object()  # a `return False` / `return None` fallback path
+
+
+def _predicate_value(returns: list):
+    """What a function returns under Dynamo when its returns are "am I compiling" tests and
+    literal fallbacks (`try: return torch.compiler.is_compiling() except: return False`)."""
+    tests = [r for r in returns if r is not _LITERAL]
+    if not tests or any(r is None for r in tests):
+        return None
+    if all(r is True for r in tests) or all(r is False for r in tests):
+        return tests[0]
+    if all(isinstance(r, tf.Pending) and r.value for r in tests):
+        return frozenset().union(*(r.refs for r in tests))
+    return None
 
 _PYTHON_TYPES = frozenset({"int", "float", "bool", "str", "bytes", "list", "tuple", "dict", "set", "complex"})
 
@@ -947,6 +1001,7 @@ _BOOKKEEPING_VISIT = {
     cst.Module: FileAnalyzer._visit_module,
     cst.If: FileAnalyzer._visit_if,
     cst.IfExp: FileAnalyzer._tensor_arms,
+    cst.BooleanOperation: FileAnalyzer._visit_boolean_operation,
     cst.IndentedBlock: FileAnalyzer._visit_block,
     cst.Import: FileAnalyzer._visit_import,
     cst.ImportFrom: FileAnalyzer._visit_import_from,

@@ -211,7 +211,7 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> lis
         chain = None
         codes = enabled_in.get(key, enabled)
         for cand in fn.candidates:
-            if cand.code not in codes:
+            if cand.code not in codes or cand.unless and index.compiling_predicate(cand.unless):
                 continue
             note = ""
             if cand.condition is not None:
@@ -225,6 +225,8 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> lis
             diag = _from_candidate(rules[cand.code], fs.path, cand, chain)
             raw.append(diag.with_changes(message=diag.message.replace(cand.message, cand.message + note, 1)) if note else diag)
         for site in fn.calls:
+            if site.unless and index.compiling_predicate(site.unless):
+                continue
             for callee in index.resolve_ref(site.ref):
                 callee_fn = index.functions[callee][1]
                 if callee_fn.disabled:

@@ -13,6 +13,7 @@ from pathlib import PurePath
 
 from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.summary import CallRef, CallSite, ClassSummary, FileSummary, FunctionSummary
+from tclint.analyzer.tensor_facts import TRUE_UNDER_DYNAMO_WRAPPERS
 
 MODULE_BASES = ("torch.nn.Module", "torch.nn.modules.module.Module")
 # `obj.method()` with obj's class unknown is followed when at most this many classes
@@ -63,6 +64,7 @@ class ProjectIndex:
         self.root_keys: set[str] = set()  # entry points: their inputs come from outside
         self._callers_map: dict[str, list[tuple[str, CallSite]]] | None = None
         self._aliases: dict[str, str] | None = None
+        self._compiling: dict[str, bool] = {}
 
     # -- names ----------------------------------------------------------------------
     def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[str, str] | None:
@@ -203,6 +205,28 @@ class ProjectIndex:
                 return [found] if found else []
         return []
 
+    def compiling_predicate(self, refs: frozenset) -> bool:
+        """True if one of `refs` is an "am I compiling" predicate, known by what its body
+        returns; a function outside the linted code only by its name."""
+        return any(self._is_compiling(ref, set()) for ref in refs)
+
+    def _is_compiling(self, ref: CallRef, active: set) -> bool:
+        if ref in self._compiling:
+            return self._compiling[ref]
+        if ref in active:
+            return False
+        active.add(ref)
+        keys = self.resolve_ref(ref)
+        if keys:
+            values = [self.functions[k][1].under_dynamo for k in keys]
+            result = all(v is True or isinstance(v, frozenset) and any(self._is_compiling(r, active) for r in v)
+                         for v in values)
+        else:
+            result = ref.rpartition(".")[2] in TRUE_UNDER_DYNAMO_WRAPPERS
+        active.discard(ref)
+        self._compiling[ref] = result
+        return result
+
     def returns_tensor(self, key: str, _active: set | None = None) -> bool:
         if key in self._returns:
             return self._returns[key]
@@ -328,6 +352,8 @@ def reach(index: ProjectIndex, roots: list[Root]) -> dict[str, Reach]:
         if fn.disabled:
             continue  # Dynamo does not trace into torch.compiler.disable'd functions
         for site in fn.calls:
+            if site.unless and index.compiling_predicate(site.unless):
+                continue  # in an arm Dynamo does not trace
             for callee in index.resolve_ref(site.ref):
                 if callee in reached:
                     continue

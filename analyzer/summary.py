@@ -38,6 +38,9 @@ class Candidate:
     # Findings outside any function (e.g. recompilation hazards) are reported as is.
     always: bool = False
     severity: Severity | None = None  # when not the rule's default
+    # Dropped if one of these project functions is an "am I compiling" predicate: the
+    # finding sits in an arm Dynamo then never traces.
+    unless: frozenset = frozenset()
 
 
 @dataclass
@@ -46,6 +49,7 @@ class CallSite:
     span: Span
     args: tuple[ArgKind, ...] = ()  # positional arguments, up to the first `*args`
     keywords: dict[str, ArgKind] = field(default_factory=dict)
+    unless: frozenset = frozenset()  # as Candidate.unless
 
 
 @dataclass
@@ -64,6 +68,10 @@ class FunctionSummary:
     # Parameters that hold tensors when the function is an entry point (called from
     # outside the linted code): positional, un-annotated, no default, not named for a size.
     inputs: frozenset = frozenset()
+    # Its value while Dynamo traces, from what it returns: True for a wrapper of
+    # torch.compiler.is_compiling(), False for one of torch.jit.is_scripting(), a frozenset
+    # of call references for "True if one of these is such a wrapper", None otherwise.
+    under_dynamo: object = None
 
 
 @dataclass

@@ -35,15 +35,25 @@ _NON_TENSOR_INPUT_NAMES = frozenset({
 })
 
 
-# Predicates with a known value while Dynamo traces: True for "are we compiling?" (and the
-# wrappers libraries write around it, recognised by name: transformers' `is_tracing(x)`,
-# `is_torchdynamo_compiling()`), False for TorchScript's.
+# Predicates with a known value while Dynamo traces: True for "are we compiling?", False
+# for TorchScript's. A library's own wrapper around them is known by what its body returns
+# (FunctionSummary.under_dynamo); only a wrapper outside the linted code, whose body is not
+# seen, is recognised by these names.
 TRUE_UNDER_DYNAMO = frozenset({
     "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling", "torch._dynamo.is_compiling",
-    "torch._utils.is_compiling",
+    "torch._utils.is_compiling", "torch.compiler.is_exporting",
 })
 TRUE_UNDER_DYNAMO_WRAPPERS = frozenset({"is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling", "is_tracing"})
 FALSE_UNDER_DYNAMO = frozenset({"torch.jit.is_scripting", "torch.jit.is_tracing"})
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A test whose value under Dynamo is `value` if one of the project functions `refs`
+    is an "am I compiling" predicate (decided in the project phase)."""
+
+    refs: frozenset
+    value: bool
 
 
 def _names_a_number(name: str) -> bool:
@@ -83,6 +93,9 @@ class FunctionScope:
     instance_classes: dict[str, str] = field(default_factory=dict)  # local var -> dotted class
     returns: list[object] = field(default_factory=list)
     self_name: str | None = None
+    # names bound to an "am I compiling" value (`tracing = is_compiling() or ...`)
+    dynamo_names: dict[str, object] = field(default_factory=dict)
+    dynamo_returns: list[object] = field(default_factory=list)  # value_under_dynamo of each return
 
     def lookup(self, name: str):
         scope: FunctionScope | None = self
@@ -182,20 +195,38 @@ class Facts:
             return k
         return None
 
-    def value_under_dynamo(self, test: cst.BaseExpression) -> bool | None:
-        """The value of `is_compiling()`-style tests while Dynamo traces (None: not one)."""
+    def value_under_dynamo(self, test: cst.BaseExpression):
+        """The value of `is_compiling()`-style tests while Dynamo traces: True, False, a
+        Pending one for a call of a project function, or None when it is not such a test."""
         negated = False
         while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             negated = not negated
             test = test.expression
+        value = self._under_dynamo(test)
+        if negated and value is not None:
+            return not value if isinstance(value, bool) else Pending(value.refs, not value.value)
+        return value
+
+    def _under_dynamo(self, test: cst.BaseExpression):
+        if isinstance(test, cst.BooleanOperation):
+            # `is_compiling() or is_jit_tracing()` is True under Dynamo; `and` needs both
+            decisive = isinstance(test.operator, cst.Or)
+            left, right = self.value_under_dynamo(test.left), self.value_under_dynamo(test.right)
+            if decisive in (left, right):
+                return decisive
+            pending = [v for v in (left, right) if isinstance(v, Pending) and v.value is decisive]
+            return Pending(frozenset().union(*(p.refs for p in pending)), decisive) if pending else None
+        if isinstance(test, cst.Name) and self.function is not None:
+            return self.function.dynamo_names.get(test.value)
         if not isinstance(test, cst.Call):
             return None
         qual = self.qualname(test.func) or ""
         if qual in FALSE_UNDER_DYNAMO:
-            return negated
-        if qual in TRUE_UNDER_DYNAMO or (
-                not qual.startswith("torch.") and qual.rpartition(".")[2] in TRUE_UNDER_DYNAMO_WRAPPERS):
-            return not negated
+            return False
+        if qual in TRUE_UNDER_DYNAMO:
+            return True
+        if qual and self.is_project_name(qual):
+            return Pending(frozenset((f"f:{qual}",)), True)
         return None
 
     def param_condition(self, node: cst.BaseExpression):

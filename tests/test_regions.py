@@ -437,3 +437,43 @@ def test_inputs_of_a_configured_root_are_tensors_in_its_helpers(tmp_path):
     """}, roots=("pkg.solve:solve",))
     assert found == [("solve.py", 3, "TC101")]
     assert "(`solve` passes a tensor as `t`)" in diags[0].message
+
+
+def test_an_am_i_compiling_wrapper_is_known_by_what_it_returns(tmp_path):
+    found, _ = lint_tree(tmp_path, {
+        "util.py": """
+            import torch
+
+            def under_compile():
+                try:
+                    return torch.compiler.is_compiling()
+                except ImportError:
+                    return False
+
+            def tracing(x=None):
+                active = under_compile() or torch.jit.is_tracing()
+                if x is not None:
+                    active |= False
+                return active
+
+            def is_compiling():
+                return False
+        """,
+        "model.py": """
+            import torch
+            from util import under_compile, tracing, is_compiling
+
+            @torch.compile
+            def f(x):
+                if not under_compile() and x.sum() > 0:
+                    x = x + x.sum().item()
+                if tracing(x):
+                    y = x
+                else:
+                    y = x.sum().item()
+                if is_compiling():
+                    return y
+                return x.max().item()
+        """,
+    })
+    assert found == [("model.py", 15, "TC102")]

@@ -58,6 +58,19 @@ class TensorItem(Rule):
                     n = n.item()
                 return x * n
         """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            def compiling():
+                try:
+                    return torch.compiler.is_compiling()
+                except Exception:
+                    return False
+            @torch.compile
+            def f(x):
+                if not compiling():
+                    x = x / x.sum().item()
+                return x * 2
+        """, call="f(torch.randn(3))"),
     ]
     INVALID = [
         Example("""
