@@ -67,6 +67,13 @@ _NOT_PROJECT = (
 )
 
 
+class MaskCondition(frozenset):
+    """A Condition on a comparison (`a[0] != a[1]`): where it holds, the value is a boolean
+    mask. Set operations give plain Conditions."""
+
+    __slots__ = ()
+
+
 def is_tensor(kind) -> bool:
     return kind in TENSORS
 
@@ -261,7 +268,9 @@ class Facts:
                 return True
             return k == STATIC
 
-        return frozenset(refs) if walk(node) and refs else None
+        if not (walk(node) and refs):
+            return None
+        return MaskCondition(refs) if _compares(node) else frozenset(refs)
 
     def source_kind(self, node: cst.BaseExpression):
         """The kind a value carries to where it is stored: for an unknown built from the
@@ -362,7 +371,7 @@ class Facts:
             return UNKNOWN
         if result in TENSORS:
             return BOOL_TENSOR
-        return result
+        return MaskCondition(result) if isinstance(result, frozenset) else result
 
     def _only_inputs(self, node: cst.Comparison) -> bool:
         """`i > j` between bare inputs: as often sizes passed in as numbers as tensors
@@ -549,6 +558,11 @@ def _tensor_or_none(kinds: list, elems: list) -> bool:
     """`Tensor | None` is a tensor when given; `int | Tensor` could be either."""
     rest = [k for k, e in zip(kinds, elems) if not (isinstance(e, cst.Name) and e.value == "None")]
     return bool(rest) and all(k in TENSORS for k in rest)
+
+
+def _compares(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Comparison) and not any(
+        isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in node.comparisons)
 
 
 def _record_item(record: Record, node: cst.Subscript):

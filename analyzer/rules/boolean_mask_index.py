@@ -77,6 +77,15 @@ class BooleanMaskIndex(Rule):
                 y[torch.isnan(y)] += 1
                 return y
         """, call="f(torch.randn(4, 3))"),
+        Example("""
+            import torch
+            def drop_self_loops(edge_index):
+                keep = edge_index[0] != edge_index[1]
+                return edge_index[:, keep]
+            @torch.compile
+            def f(edge_index):
+                return drop_self_loops(edge_index) * 2
+        """, call="f(torch.tensor([[0, 1, 2], [0, 2, 1]]))"),
     ]
 
     def __init__(self, analyzer):
@@ -87,10 +96,13 @@ class BooleanMaskIndex(Rule):
     def enabled(cls, dynamo) -> bool:
         return not dynamo.capture_dynamic_output_shape_ops
 
-    def _is_mask(self, expr: cst.BaseExpression) -> bool:
+    def _is_mask(self, expr: cst.BaseExpression):
+        """True, a Condition (a mask where it holds), or False."""
         kind = self.facts.kind(expr)
         if kind == tf.BOOL_TENSOR:
             return True
+        if isinstance(kind, tf.MaskCondition):
+            return kind
         if kind == tf.INPUT and isinstance(expr, cst.Name):
             # A compiled function's un-annotated input called `mask` / `*_mask` is, in real
             # model code, a boolean mask passed by the caller (attention, padding, valid
@@ -99,7 +111,11 @@ class BooleanMaskIndex(Rule):
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.BitInvert):
             return self._is_mask(expr.expression)
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
-            return self._is_mask(expr.left) and self._is_mask(expr.right)
+            left, right = self._is_mask(expr.left), self._is_mask(expr.right)
+            if not (left and right):
+                return False
+            return True if left is True and right is True else frozenset().union(
+                *(side for side in (left, right) if side is not True))
         if isinstance(expr, cst.Call):
             qual = self.facts.qualname(expr.func)
             if qual in _BOOL_FUNCTIONS:
@@ -118,9 +134,10 @@ class BooleanMaskIndex(Rule):
         if id(node) in self._store_targets:
             return  # `x[mask] = v` keeps the shape: traced
         for element in node.slice:
-            if isinstance(element.slice, cst.Index) and self._is_mask(element.slice.value):
+            mask = self._is_mask(element.slice.value) if isinstance(element.slice, cst.Index) else False
+            if mask:
                 base = self.facts.kind(node.value)
                 if base in (tf.STATIC, tf.MODULE):
                     return
-                self.report(node)
+                self.report(node, condition=None if mask is True else mask)
                 return
