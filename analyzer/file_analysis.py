@@ -344,7 +344,9 @@ class FileAnalyzer(cst.CSTVisitor):
                 dynamo_patch.update(_patch_values(dec.decorator))
             elif dotted_name(dec.decorator) == "staticmethod":
                 is_static = True
-        root_like = compiled or (cls is not None and node.name.value == "forward")
+        # an autograd Function's forward gets what `.apply` is given, tensors or not
+        root_like = compiled or (cls is not None and node.name.value == "forward" and not any(
+            base.endswith("autograd.Function") for base in self.summary.classes[cls.key].bases))
         scope = tf.FunctionScope(
             key=key, name=node.name.value, node=node, class_scope=cls, parent=parent, root_like=root_like,
         )

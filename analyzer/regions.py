@@ -51,6 +51,7 @@ class ProjectIndex:
                 self.functions.setdefault(key, (fs, fn))
             for key, cls in fs.classes.items():
                 self.classes.setdefault(key, (fs, cls))
+        self._defs_by_name: dict[str, list[str]] | None = None
         self.methods_by_name: dict[str, list[str]] = {}
         for key, (_, cls) in self.classes.items():
             for name, fn_key in cls.methods.items():
@@ -94,7 +95,25 @@ class ProjectIndex:
             if alias is None:
                 return None
             return self.resolve_dotted(".".join([alias, *parts[i + 1:]]), depth + 1)
-        return None
+        return self._reexported(dotted)
+
+    def _reexported(self, dotted: str) -> tuple[str, str] | None:
+        """`pkg.utils.helper` when `pkg/utils/__init__.py` is not linted: the one top-level
+        function or class named `helper` in a module under `pkg.utils`, if there is one."""
+        package, _, name = dotted.rpartition(".")
+        if not package:
+            return None
+        if self._defs_by_name is None:
+            self._defs_by_name = {}
+            for fs in self.files:
+                prefix = fs.module + "."
+                for key in (*fs.functions, *fs.classes):
+                    if key.startswith(prefix) and "." not in key[len(prefix):]:
+                        self._defs_by_name.setdefault(key[len(prefix):], []).append(key)
+        found = [k for k in self._defs_by_name.get(name, ()) if k.startswith(package + ".")]
+        if len(found) != 1:
+            return None
+        return ("function", found[0]) if found[0] in self.functions else ("class", found[0])
 
     def _namespace_aliases(self) -> dict[str, str]:
         if self._aliases is None:
@@ -271,6 +290,9 @@ class ProjectIndex:
         active.add(ref)
         callee, index, name = ref[2:].rsplit(":", 2)
         position = int(index)
+        fn = self.functions[callee][1]
+        if position > 0 and fn.name == "forward" and fn.class_key and self.is_autograd_function(fn.class_key):
+            position -= 1  # `Fn.apply(a, b)` runs `forward(ctx, a, b)`
         for caller, site in self._callers().get(callee, ()):
             passed = site.args[position] if 0 <= position < len(site.args) else site.keywords.get(name)
             if passed is True or isinstance(passed, frozenset) and self.condition_holds(passed, active):

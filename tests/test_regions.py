@@ -477,3 +477,49 @@ def test_an_am_i_compiling_wrapper_is_known_by_what_it_returns(tmp_path):
         """,
     })
     assert found == [("model.py", 15, "TC102")]
+
+
+def test_arguments_of_apply_reach_forward_after_ctx_with_their_own_kinds(tmp_path):
+    found, _ = lint_tree(tmp_path, {"ops.py": """
+        import torch
+
+        class Matern(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, scale, nu):
+                if nu == 0.5:
+                    return x * scale
+                if (scale > 1).any():
+                    return x
+                return x * 2
+
+        class Kernel(torch.nn.Module):
+            def __init__(self, nu=0.5):
+                super().__init__()
+                self.nu = nu
+
+            def forward(self, x):
+                return Matern.apply(x, x.std(), self.nu)
+    """})
+    assert found == [("ops.py", 9, "TC101")]
+
+
+def test_a_reexport_from_an_unlinted_package_init_finds_the_one_definition(tmp_path):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/utils/__init__.py": "from .loop import drop_loops\n",
+        "pkg/utils/loop.py": ITEM_HELPER.replace("helper", "drop_loops"),
+        "pkg/model.py": """
+            import torch
+            from pkg.utils import drop_loops
+
+            @torch.compile
+            def f(x):
+                return drop_loops(x)
+        """,
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    linted = [tmp_path / "pkg/utils/loop.py", tmp_path / "pkg/model.py"]
+    result = lint_paths(linted, Settings(), jobs=1, use_cache=False)
+    assert [(Path(d.path).name, d.line, d.code) for d in result.diagnostics] == [("loop.py", 2, "TC102")]
