@@ -447,6 +447,11 @@ class FileAnalyzer(cst.CSTVisitor):
                         and (previous in tf.TENSORS or isinstance(previous, frozenset))):
                     kind = previous  # `ok = err <= 1` then `if big: ok = False`: still a tensor on one path
                 fn.env[target.value] = kind
+                origin = self.facts.origin_of(value) if value is not None else None
+                if origin is None:
+                    fn.origins.pop(target.value, None)
+                else:
+                    fn.origins[target.value] = origin
                 fn.param_refs.pop(target.value, None)
                 cls_name = self._constructed_class(value)
                 if cls_name:

@@ -13,7 +13,7 @@ import libcst as cst
 
 from tclint.analyzer.knowledge import tensor_api as api
 from tclint.analyzer.names import ImportTable, dotted_name
-from tclint.analyzer.values import Record, build
+from tclint.analyzer.values import Kind, Record, Value, build
 
 UNKNOWN = 0
 STATIC = 1  # a Python value Dynamo specializes on: shapes, dtypes, config, constants
@@ -102,6 +102,7 @@ class FunctionScope:
     self_name: str | None = None
     # names bound to an "am I compiling" value (`tracing = is_compiling() or ...`)
     dynamo_names: dict[str, object] = field(default_factory=dict)
+    origins: dict[str, str] = field(default_factory=dict)  # local name -> where its value came from
     dynamo_returns: list[object] = field(default_factory=list)  # value_under_dynamo of each return
 
     def lookup(self, name: str):
@@ -271,6 +272,56 @@ class Facts:
         if not (walk(node) and refs):
             return None
         return MaskCondition(refs) if _compares(node) else frozenset(refs)
+
+    # -- the API rules read ---------------------------------------------------------
+    def value(self, node: cst.BaseExpression) -> Value:
+        """What `node` holds: its Kind, the condition it holds under, where it came from."""
+        k = self.kind(node)
+        origin = self._origin(node)
+        if k == TENSOR:
+            return Value(Kind.TENSOR, origin=origin)
+        if k == BOOL_TENSOR:
+            return Value(Kind.MASK, origin=origin)
+        if k == INPUT:
+            return Value(Kind.TENSOR, assumed=True, origin="passed to the compiled function")
+        if isinstance(k, frozenset):
+            return Value(Kind.MASK if isinstance(k, MaskCondition) else Kind.TENSOR, condition=k, origin=origin)
+        if isinstance(k, Record):
+            return Value(Kind.OBJECT, record=k)
+        if k == STATIC:
+            return Value(Kind.STATIC)
+        if k == MODULE:
+            return Value(Kind.MODULE)
+        cond = self.param_condition(node)
+        if cond is not None:
+            kind = Kind.MASK if isinstance(cond, MaskCondition) else Kind.TENSOR
+            return Value(kind, condition=cond, from_parameters=True)
+        return Value(Kind.UNKNOWN)
+
+    def origin_of(self, node: cst.BaseExpression) -> str | None:
+        """Where the value of an expression comes from, for messages."""
+        if not isinstance(node, cst.Call):
+            return None
+        qual = self.qualname(node.func)
+        if qual is not None:
+            return f"returned by `{qual if qual.startswith('torch.') else qual.rpartition('.')[2]}`"
+        if isinstance(node.func, cst.Attribute):
+            receiver = node.func.value
+            if self.is_self(receiver):
+                return f"returned by `self.{node.func.attr.value}`"
+            if isinstance(receiver, cst.Name):
+                return f"from `{receiver.value}.{node.func.attr.value}()`"
+        return None
+
+    def _origin(self, node: cst.BaseExpression) -> str | None:
+        if isinstance(node, cst.Name):
+            scope = self.function
+            while scope is not None:
+                if node.value in scope.env:
+                    return scope.origins.get(node.value)
+                scope = scope.parent
+            return None
+        return self.origin_of(node)
 
     def source_kind(self, node: cst.BaseExpression):
         """The kind a value carries to where it is stored: for an unknown built from the

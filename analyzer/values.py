@@ -1,5 +1,6 @@
-"""Python objects whose fields the analyzer knows: instances of a namedtuple, NamedTuple or
-dataclass built in the linted code (`_State(y0, f0, t[0], ...)`).
+"""What a value is, as rules read it (Value, from Facts.value), and the Python objects
+whose fields the analyzer knows: instances of a namedtuple, NamedTuple or dataclass built
+in the linted code (`_State(y0, f0, t[0], ...)`).
 
 A Record is one more kind beside tensor_facts' small ints and Conditions: reading a field
 gives the kind of what the constructor was passed for it (`state.t1` is a tensor when a
@@ -9,6 +10,7 @@ constructor did not receive are unknown.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 import libcst as cst
 
@@ -103,3 +105,42 @@ def _decorator_target(dec: cst.Decorator) -> cst.BaseExpression:
 
 def _outer(annotation: cst.BaseExpression) -> cst.BaseExpression:
     return annotation.value if isinstance(annotation, cst.Subscript) else annotation
+
+
+class Kind(str, Enum):
+    TENSOR = "a tensor"
+    MASK = "a boolean mask"
+    STATIC = "a static value"  # shapes, dtypes, config, numbers: Dynamo specializes on them
+    MODULE = "a module"
+    OBJECT = "an object"  # of a class whose fields are known (Record)
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Value:
+    """What an expression holds, as every rule should read it (Facts.value).
+
+    `condition`: the kind holds only where one of these call references does (a caller
+    passes a tensor there, a helper returns one); the project phase decides. `assumed`: a
+    compiled function's un-annotated input, taken for a tensor where only a tensor makes
+    sense (`.item()`), not where a number would do as well (`if x:`). `origin` says where
+    the kind comes from, for messages: "returned by `_norm`".
+    """
+
+    kind: Kind
+    condition: frozenset | None = None
+    assumed: bool = False
+    from_parameters: bool = False  # unknown but for `condition`: built from the function's parameters
+    origin: str | None = None
+    record: Record | None = None
+
+    @property
+    def is_tensor(self) -> bool:
+        """A tensor or mask, possibly under a condition, not only assumed."""
+        return self.kind in (Kind.TENSOR, Kind.MASK) and not self.assumed
+
+    def describe(self, name: str | None) -> str | None:
+        """"`err`, a tensor returned by `_norm`", when there is something to say."""
+        if self.origin is None or name is None:
+            return None
+        return f"`{name}`, {self.kind.value} {self.origin}"

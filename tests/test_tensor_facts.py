@@ -239,3 +239,18 @@ def test_an_arm_that_isinstance_tensor_rules_out_is_not_flagged():
                 y = y.item()
             return x + z
     """) == [("TC101", 10)]
+
+
+def test_a_branch_finding_says_where_the_tensor_came_from():
+    diags = api.lint_source(textwrap.dedent("""
+        import torch
+
+        @torch.compile
+        def f(x):
+            peak = torch.amax(x)
+            while peak > 1:
+                peak = peak / 2
+            return x * peak
+    """), path="snippet.py")
+    assert [d.message for d in diags if d.code == "TC101"] == [
+        "branching on `peak > 1`, a tensor (`peak`, a tensor returned by `torch.amax`), breaks the graph"]

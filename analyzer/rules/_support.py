@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge.untraceable import Untraceable, calls_for
+from tclint.analyzer.values import Kind
 
 
 def tensor_arg(facts, expr: cst.BaseExpression):
@@ -17,21 +17,19 @@ def tensor_arg(facts, expr: cst.BaseExpression):
     Unknown kinds and un-annotated inputs are not tensors here: rules stay quiet on them,
     except on a helper's parameters, which are tensors where a compiled caller passes one.
     """
-    cond = facts.tensor_condition(expr)
-    if cond is None and facts.kind(expr) == tf.UNKNOWN:
-        cond = facts.param_condition(expr)
-    if cond is None:
-        return False, None
-    return True, (None if cond is True else cond)
+    value = facts.value(expr)
+    return (True, value.condition) if value.is_tensor else (False, None)
 
 
 def tensor_or_unknown(facts, receiver: cst.BaseExpression) -> tuple[bool, frozenset | None]:
     """For methods only tensors (and NumPy values, which Dynamo treats as tensors) have,
     like `.item()`: (True, condition) unless the receiver is known to be something else."""
-    cond = facts.tensor_condition(receiver)
-    if cond is None and facts.kind(receiver) not in (tf.UNKNOWN, tf.INPUT):
-        return False, None
-    return True, (None if cond in (True, None) else cond)
+    value = facts.value(receiver)
+    if value.kind == Kind.UNKNOWN or value.assumed or value.from_parameters:
+        return True, None
+    if value.kind in (Kind.TENSOR, Kind.MASK):
+        return True, value.condition
+    return False, None
 
 
 class BoundNames:

@@ -1,7 +1,6 @@
 import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.rules._support import tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
 from tclint.analyzer.value_text import value_text
 
@@ -141,11 +140,32 @@ class TensorBranch(Rule):
     ]
 
     def _check(self, test: cst.BaseExpression) -> None:
-        is_tensor, cond = tensor_arg(self.facts, test)
-        if is_tensor:
-            named = value_text(test)
-            message = f"branching on `{named}`, a tensor, breaks the graph" if named else None
-            self.report(test, message, condition=cond)
+        value = self.facts.value(test)
+        if value.is_tensor:
+            named, said = value_text(test), self._where_from(test)
+            if named:
+                message = f"branching on `{named}`, a tensor{f' ({said})' if said else ''}, breaks the graph"
+            else:
+                message = f"{self.message} ({said})" if said else None
+            self.report(test, message, condition=value.condition)
+
+    def _where_from(self, test: cst.BaseExpression) -> str | None:
+        """"`peak`, a tensor returned by `torch.amax`" for the first name in the test whose
+        value's origin is known."""
+        todo = [test]
+        while todo:
+            e = todo.pop(0)
+            if isinstance(e, cst.Name):
+                said = self.facts.value(e).describe(e.value)
+                if said:
+                    return said
+            elif isinstance(e, cst.Comparison):
+                todo += [e.left, *(t.comparator for t in e.comparisons)]
+            elif isinstance(e, (cst.BinaryOperation, cst.BooleanOperation)):
+                todo += [e.left, e.right]
+            elif isinstance(e, cst.UnaryOperation):
+                todo.append(e.expression)
+        return None
 
     def visit_If(self, node: cst.If) -> None:
         self._check(node.test)
