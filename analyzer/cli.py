@@ -319,7 +319,8 @@ def _trace_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description=_wrap("Run a script unchanged under graph-break capture, merge what Dynamo did with the "
                           "static findings, and save the result to .tclint/trace.json for the language server. "
-                          "It confirms and adds findings (TC900/TC901) but never refutes one."),
+                          "It confirms findings, refutes those on lines Dynamo traced without a break, "
+                          "and adds the breaks no rule predicted (TC900/TC901)."),
         epilog=_wrap("exit status: the traced script's own status; 2 when tclint cannot run it (no such "
                      "script, no torch in that interpreter, the capture failed)."))
     p.add_argument("--format", choices=FORMATS, default="text", metavar="FORMAT",
