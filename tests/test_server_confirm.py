@@ -242,7 +242,7 @@ async def test_trace_results_are_shown_without_running_anything(untrusted: Langu
                            "to_python(torch.randn(3))\nstringify(torch.randn(3))\n")
     proc = subprocess.run([sys.executable, "-m", "tclint.analyzer", "trace", "--", sys.executable, "run.py"],
                           cwd=root, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 1, proc.stderr
+    assert proc.returncode == 0, proc.stderr  # trace exits with the script's own status
     uri = editor.open("models.py", MODELS)
     diags = await editor.diagnostics(uri, lambda d: "TC900" in codes(d))
     tc102 = next(d for d in diags if d.code == "TC102")
