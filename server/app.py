@@ -229,22 +229,27 @@ class TclintLanguageServer(DocumentLifecycle, Features, ConfirmFlow, LanguageSer
                     doc.dirty = True  # max-file-size may have changed
             self.lint(key, 0.0)
 
+    async def begin_progress(self, kind: str, begin: types.WorkDoneProgressBegin) -> str | None:
+        """A new work-done progress token, begun; None when the client has no progress UI."""
+        if not self.client_supports("window", "work_done_progress"):
+            return None
+        self._progress_counter += 1
+        token = f"tclint-{kind}-{self._progress_counter}"
+        try:
+            await asyncio.wait_for(self.work_done_progress.create_async(token), 10)
+            self.work_done_progress.begin(token, begin)
+        except Exception as exc:  # noqa: BLE001
+            self.log(f"tclint: no progress reporting: {exc!r}")
+            return None
+        return token
+
     # -- workspace indexing ----------------------------------------------------------
     async def index_workspace(self) -> None:
         folders = list(self.folders)
         if not folders:
             return
-        token = None
-        if self.client_supports("window", "work_done_progress"):
-            self._progress_counter += 1
-            token = f"tclint-index-{self._progress_counter}"
-            try:
-                await asyncio.wait_for(self.work_done_progress.create_async(token), 10)
-                self.work_done_progress.begin(token, types.WorkDoneProgressBegin(
-                    title="tclint: indexing", message="finding Python files", percentage=0, cancellable=False))
-            except Exception as exc:  # noqa: BLE001
-                self.log(f"tclint: no progress reporting: {exc!r}")
-                token = None
+        token = await self.begin_progress("index", types.WorkDoneProgressBegin(
+            title="tclint: indexing", message="finding Python files", percentage=0, cancellable=False))
         loop = asyncio.get_running_loop()
         last = [-1]
 

@@ -59,20 +59,12 @@ class ConfirmFlow:
         token = None
         cancel = threading.Event()
         try:
-            if self.client_supports("window", "work_done_progress"):
-                self._progress_counter += 1
-                token = f"tclint-confirm-{self._progress_counter}"
-                try:
-                    await asyncio.wait_for(self.work_done_progress.create_async(token), 10)
-                    self.work_done_progress.begin(token, types.WorkDoneProgressBegin(
-                        title="tclint: confirming graph breaks with Dynamo", message=self.confirm_running,
-                        percentage=0, cancellable=True))
-                    fut = self.work_done_progress.tokens.get(token)
-                    if fut is not None:
-                        fut.add_done_callback(lambda f: cancel.set() if f.cancelled() else None)
-                except Exception as exc:  # noqa: BLE001
-                    self.log(f"tclint: no progress reporting: {exc!r}")
-                    token = None
+            token = await self.begin_progress("confirm", types.WorkDoneProgressBegin(
+                title="tclint: confirming graph breaks with Dynamo", message=self.confirm_running,
+                percentage=0, cancellable=True))
+            fut = self.work_done_progress.tokens.get(token) if token else None
+            if fut is not None:
+                fut.add_done_callback(lambda f: cancel.set() if f.cancelled() else None)
             results = []
             for key in keys:
                 if cancel.is_set():
