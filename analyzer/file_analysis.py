@@ -110,6 +110,10 @@ class FileAnalyzer(cst.CSTVisitor):
         # Statements nested in if/for/while/try of the current function run on some paths only.
         self._branch_depth = 0
         self._branch_depths: list[int] = []
+        # Loop bodies of the current function (not a loop's `else`, nor a while's first test).
+        self._loop_bodies: set[int] = set()
+        self._loop_depth = 0
+        self._loop_depths: list[int] = []
         # arms Dynamo never traces if one of the refs is an "am I compiling" predicate
         self._guarded: dict[int, frozenset] = {}
         self._guards: list[frozenset] = []
@@ -151,7 +155,8 @@ class FileAnalyzer(cst.CSTVisitor):
             severity = Severity.INFO
         cand = Candidate(code=code, span=None, message=message, condition=condition, fix=fix,
                          graph_break=graph_break, always=always, severity=severity,
-                         unless=self._unless() | self._guarded.get(id(node), frozenset()))
+                         unless=self._unless() | self._guarded.get(id(node), frozenset()),
+                         in_loop=self._loop_depth > 0)
         bucket.append(cand)
         self._pending.append((cand, node))
 
@@ -167,12 +172,16 @@ class FileAnalyzer(cst.CSTVisitor):
         t = type(node)
         if t in _BRANCHING:
             self._branch_depth += 1
+            if t is cst.For or t is cst.While:
+                self._loop_bodies.add(id(node.body))
         elif t is cst.Raise or self._assert_messages and id(node) in self._assert_messages:
             self._raise_depth += 1
         elif t is cst.Assert and node.msg is not None:
             self._assert_messages.add(id(node.msg))
         if self._eager_blocks and id(node) in self._eager_blocks:
             self._eager_depth += 1
+        if self._loop_bodies and id(node) in self._loop_bodies:
+            self._loop_depth += 1
         if self._guarded and id(node) in self._guarded:
             self._guards.append(self._guarded[id(node)])
         if self._narrowed and id(node) in self._narrowed:
@@ -222,6 +231,8 @@ class FileAnalyzer(cst.CSTVisitor):
             self._raise_depth -= 1
         if self._eager_blocks and id(original_node) in self._eager_blocks:
             self._eager_depth -= 1
+        if self._loop_bodies and id(original_node) in self._loop_bodies:
+            self._loop_depth -= 1
         if self._guarded and id(original_node) in self._guarded:
             self._guards.pop()
         if self._narrowed and id(original_node) in self._narrowed:
@@ -384,11 +395,14 @@ class FileAnalyzer(cst.CSTVisitor):
         self._containers.append(scope)
         self._branch_depths.append(self._branch_depth)
         self._branch_depth = 0
+        self._loop_depths.append(self._loop_depth)
+        self._loop_depth = 0
 
     def _leave_function(self, node: cst.FunctionDef) -> None:
         scope = self._function_stack.pop()
         self._containers.pop()
         self._branch_depth = self._branch_depths.pop()
+        self._loop_depth = self._loop_depths.pop()
         summary = self.summary.functions[scope.key]
         result = None
         for k in scope.returns:
@@ -550,7 +564,7 @@ class FileAnalyzer(cst.CSTVisitor):
             return
         qual = self.facts.qualname(expr.func)
         if qual and self.facts.is_project_name(qual):
-            site = CallSite(ref=f"m:{qual}:__enter__", span=None)
+            site = CallSite(ref=f"m:{qual}:__enter__", span=None, in_loop=self._loop_depth > 0)
             self.summary.functions[fn.key].calls.append(site)
             self.span_later(site, expr)
 
@@ -575,7 +589,7 @@ class FileAnalyzer(cst.CSTVisitor):
         if ref is not None:
             site = CallSite(ref=ref, span=None, args=self._arg_kinds(node),
                             keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword},
-                            unless=self._unless())
+                            unless=self._unless(), in_loop=self._loop_depth > 0)
             self.summary.functions[fn.key].calls.append(site)
             self.span_later(site, node)
 

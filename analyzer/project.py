@@ -19,6 +19,7 @@ from tclint.analyzer.discovery import NotASourceFile, SourceFile, discover, read
 from tclint.analyzer.dynamo_hints import setting_hint
 from tclint.analyzer.file_analysis import analyze_module
 from tclint.analyzer.gb_registry import gb_url
+from tclint.analyzer.loop_skips import FunctionFindings, keep_reached
 from tclint.analyzer.neutral_dir import in_neutral_directory
 from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
 from tclint.analyzer.notebook import Notebook, read_notebook
@@ -204,10 +205,12 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> lis
         for cand in fs.module_candidates:
             if cand.code in enabled:
                 raw.append(_from_candidate(rules[cand.code], fs.path, cand, ()))
+    found: dict[str, FunctionFindings] = {}
     for key, how in reached.items():
         fs, fn = index.functions[key]
         if fn.disabled:
             continue
+        ff = found[key] = FunctionFindings()
         chain = None
         codes = enabled_in.get(key, enabled)
         for cand in fn.candidates:
@@ -223,11 +226,16 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> lis
                 note = f" (`{name}` {what})"
             chain = chain if chain is not None else _chain(index, reached, key)
             diag = _from_candidate(rules[cand.code], fs.path, cand, chain)
-            raw.append(diag.with_changes(message=diag.message.replace(cand.message, cand.message + note, 1)) if note else diag)
+            diag = diag.with_changes(message=diag.message.replace(cand.message, cand.message + note, 1)) if note else diag
+            ff.own.append((diag, cand.in_loop))
         for site in fn.calls:
             if site.unless and index.compiling_predicate(site.unless):
                 continue
-            for callee in index.resolve_ref(site.ref):
+            callees = list(index.resolve_ref(site.ref))
+            ff.callees.update(callees)
+            if site.in_loop:
+                ff.loop_calls.append(((site.span.line, site.span.column), callees))
+            for callee in callees:
                 callee_fn = index.functions[callee][1]
                 if callee_fn.disabled:
                     chain = chain if chain is not None else _chain(index, reached, key)
@@ -235,8 +243,9 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> lis
                     is_method = not site.ref.startswith("f:")
                     gb = rule.method_break if is_method else rule.graph_break
                     msg = f"`{callee_fn.name}` is wrapped in torch.compiler.disable: calling it ends the graph"
-                    raw.append(_make(rule, fs.path, site.span, msg, chain, gb=gb))
+                    ff.own.append((_make(rule, fs.path, site.span, msg, chain, gb=gb), site.in_loop))
                     break
+    raw.extend(keep_reached(found, lambda key: index.functions[key][1].name))
     return finalize(raw, summaries, settings)
 
 

@@ -41,6 +41,8 @@ class Candidate:
     # Dropped if one of these project functions is an "am I compiling" predicate: the
     # finding sits in an arm Dynamo then never traces.
     unless: frozenset = frozenset()
+    # Inside a loop body of its function: a break there makes Dynamo skip the rest of the frame.
+    in_loop: bool = False
 
 
 @dataclass
@@ -50,6 +52,7 @@ class CallSite:
     args: tuple[ArgKind, ...] = ()  # positional arguments, up to the first `*args`
     keywords: dict[str, ArgKind] = field(default_factory=dict)
     unless: frozenset = frozenset()  # as Candidate.unless
+    in_loop: bool = False  # as Candidate.in_loop
 
 
 @dataclass

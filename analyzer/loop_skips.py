@@ -1,0 +1,72 @@
+"""Findings Dynamo never reaches: the rest of a frame after a graph break inside a loop.
+
+Dynamo cannot resume a frame in the middle of a loop body, so a break there (its own, or a
+callee's, whose inlining then fails at the call) makes it run the rest of that frame eagerly
+("graph break in loop"). Later hazards written in the same function never break while that
+one stands; callees are still traced as frames of their own. Checked under torch 2.13:
+`if x.sum() > 0` after a loop whose body breaks logs nothing, while a `while` test that
+breaks is resumable and does not skip.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tclint.analyzer.diagnostic import Diagnostic, Severity
+
+
+@dataclass
+class FunctionFindings:
+    """What one reached function reports, and its calls made inside loop bodies."""
+
+    own: list[tuple[Diagnostic, bool]] = field(default_factory=list)  # (finding, in a loop body)
+    loop_calls: list[tuple[tuple[int, int], list[str]]] = field(default_factory=list)  # (position, callees)
+    callees: set[str] = field(default_factory=set)
+
+
+def is_break(d: Diagnostic) -> bool:
+    """A finding Dynamo breaks on whenever the code runs (not only while raising)."""
+    return d.gb_type is not None and d.severity is not Severity.INFO
+
+
+def keep_reached(found: dict[str, FunctionFindings], name_of) -> list[Diagnostic]:
+    """Every finding, less those a loop break earlier in the same function hides (the
+    break's message says how many). `name_of(key)` is the function's name for messages."""
+    breaking = _breaking_functions(found)
+    out: list[Diagnostic] = []
+    for key, ff in found.items():
+        stops = [(_pos(d), i) for i, (d, in_loop) in enumerate(ff.own) if in_loop and is_break(d)]
+        stops += [(pos, None) for pos, callees in ff.loop_calls if any(c in breaking for c in callees)]
+        if not stops:
+            out.extend(d for d, _ in ff.own)
+            continue
+        stop, index = min(stops, key=lambda s: s[0])
+        hidden = [d for d, _ in ff.own if _pos(d) > stop]
+        kept = [d for d, _ in ff.own if _pos(d) <= stop]
+        if index is not None and hidden:
+            lines = sorted({d.span.line for d in hidden})
+            shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
+            note = (f"; the rest of `{name_of(key)}` then runs eagerly (a break inside a loop ends "
+                    f"the frame), so {len(hidden)} later finding{'s' if len(hidden) > 1 else ''} in it "
+                    f"(line{'s' if len(lines) > 1 else ''} {shown}) show{'' if len(hidden) > 1 else 's'} "
+                    "once this one is fixed")
+            first = ff.own[index][0]
+            kept = [d.with_changes(message=d.message + note) if d is first else d for d in kept]
+        out.extend(kept)
+    return out
+
+
+def _breaking_functions(found: dict[str, FunctionFindings]) -> set[str]:
+    """Functions whose inlining breaks: a break of their own, or in a function they call."""
+    breaking = {key for key, ff in found.items() if any(is_break(d) for d, _ in ff.own)}
+    changed = True
+    while changed:
+        changed = False
+        for key, ff in found.items():
+            if key not in breaking and ff.callees & breaking:
+                breaking.add(key)
+                changed = True
+    return breaking
+
+
+def _pos(d: Diagnostic) -> tuple[int, int]:
+    return d.span.line, d.span.column

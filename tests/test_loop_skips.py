@@ -1,0 +1,107 @@
+"""A graph break inside a loop body ends the frame: Dynamo runs the rest of that function
+eagerly, so hazards written after it in the same function never break while it stands.
+Callees keep their own frames, and a `while` test that breaks is resumable.
+
+Each program below lists the lines Dynamo (torch 2.13, eager backend) logs a break on;
+tclint must flag exactly those. The Dynamo half is skipped without torch."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tclint.analyzer import api
+
+PROGRAMS = {
+    "break in a loop body hides later branches": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            y = x + 1
+            for i in range(3):
+                if x.sum() > 0:
+                    x = x + 1
+            z = x * 2
+            if z.sum() > 0:
+                return z
+            print(z)
+            return z - 1
+        ''', "f(torch.ones(3))", {8}),
+    "a callee that breaks, called in a loop, hides the caller's later lines only": ('''
+        import torch
+
+        def g(z):
+            if z.sum() > 0:
+                return z
+            return z - 1
+
+        @torch.compile
+        def f(x):
+            for i in range(3):
+                x = g(x)
+            if x.mean() > 0:
+                x = x + 1
+            return x
+        ''', "f(torch.ones(3))", {5}),
+    "a break in a while test is resumable": ('''
+        import torch
+
+        @torch.compile
+        def f(x, t):
+            j = 0
+            while j < 2 and x[j] >= t:
+                j += 1
+            if x.sum() > 0:
+                return x
+            return x + 1
+        ''', "f(torch.ones(3), torch.tensor(0.5))", {7, 9}),
+    "a break before a quiet loop hides nothing": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            if x.max() > 5:
+                x = x + 1
+            for i in range(2):
+                x = x * 2
+            if x.sum() > 0:
+                return x
+            return x + 1
+        ''', "f(torch.ones(3))", {6, 10}),
+}
+
+
+def _flagged(source: str) -> set[int]:
+    return {d.span.line for d in api.lint_source(textwrap.dedent(source), "prog.py") if d.gb_type}
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_tclint_flags_the_lines_dynamo_breaks_on(name):
+    source, _call, lines = PROGRAMS[name]
+    assert _flagged(source) == lines
+
+
+def test_the_loop_break_says_what_it_hides():
+    source = PROGRAMS["break in a loop body hides later branches"][0]
+    (first,) = [d for d in api.lint_source(textwrap.dedent(source), "prog.py") if d.span.line == 8]
+    assert "the rest of `f` then runs eagerly" in first.message
+    assert "2 later findings in it (lines 11, 13)" in first.message
+
+
+@pytest.mark.dynamo
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_dynamo_breaks_on_those_lines():
+    cases = [{"id": name, "source": textwrap.dedent(src), "call": call} for name, (src, call, _) in PROGRAMS.items()]
+    proc = subprocess.run([sys.executable, str(Path(__file__).with_name("dynamo_oracle.py"))],
+                          input=json.dumps(cases), capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    verdicts = json.loads(proc.stdout)
+    for name, (_src, _call, lines) in PROGRAMS.items():
+        assert verdicts[name]["error"] is None, name
+        assert {line for _, line in verdicts[name]["breaks"]} == lines, name
