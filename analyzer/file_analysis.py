@@ -522,7 +522,25 @@ class FileAnalyzer(cst.CSTVisitor):
         return None
 
     def _visit_for(self, node: cst.For) -> None:
-        self._bind(node.target, self._element_kind(node.iter), None)
+        self._bind_elements(node.target, node.iter)
+
+    def _bind_elements(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
+        """Bind a loop target to what iterating `iterable` gives, through `enumerate` and
+        `zip` (`for i, (a, b) in enumerate(zip(alpha, beta))`: `a` is an element of `alpha`)."""
+        if isinstance(iterable, cst.Call) and isinstance(target, (cst.Tuple, cst.List)):
+            qual = self.facts.qualname(iterable.func)
+            args = [a.value for a in iterable.args if a.keyword is None and not a.star]
+            plain = len(args) == len(iterable.args) and not any(
+                isinstance(el, cst.StarredElement) for el in target.elements)
+            if plain and qual == "builtins.enumerate" and len(args) == 1 and len(target.elements) == 2:
+                self._bind(target.elements[0].value, tf.STATIC, None)
+                self._bind_elements(target.elements[1].value, args[0])
+                return
+            if plain and qual == "builtins.zip" and len(args) == len(target.elements):
+                for el, arg in zip(target.elements, args):
+                    self._bind_elements(el.value, arg)
+                return
+        self._bind(target, self._element_kind(iterable), None)
 
     def _element_kind(self, iterable: cst.BaseExpression):
         kind = self.facts.kind(iterable)
@@ -541,7 +559,7 @@ class FileAnalyzer(cst.CSTVisitor):
         comp = node.for_in
         while comp is not None:
             self._note_loop_source(comp.target, comp.iter)
-            self._bind(comp.target, self._element_kind(comp.iter), None)
+            self._bind_elements(comp.target, comp.iter)
             comp = comp.inner_for_in
 
     def _visit_with(self, node: cst.With) -> None:

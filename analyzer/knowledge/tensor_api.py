@@ -64,7 +64,7 @@ NON_TENSOR_FUNCTIONS = frozenset({
     "torch.is_autocast_enabled", "torch.get_autocast_gpu_dtype", "torch.promote_types",
     "torch.result_type", "torch.can_cast", "torch.typename", "torch.get_num_threads",
     "torch.set_printoptions", "torch.save", "torch.load", "torch.sym_int", "torch.sym_float",
-    "torch.sym_max", "torch.sym_min", "torch.sym_not",
+    "torch.sym_max", "torch.sym_min", "torch.sym_not", "torch.broadcast_shapes",
 })
 
 # Classes in torch.nn whose instances are tensors, not modules.

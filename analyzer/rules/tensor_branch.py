@@ -8,9 +8,9 @@ from tclint.analyzer.value_text import value_text
 class TensorBranch(Rule):
     """
     ## What it does
-    Flags `if`, `while`, conditional expressions, `and`/`or`/`not`, comprehension
-    filters and `assert`s with a message built at run time whose condition is a tensor
-    value inside a compiled region.
+    Flags `if`, `while`, conditional expressions, `and`/`or`/`not` (also outside a
+    test: `ok = not (ids < 0).any()`), comprehension filters and `assert`s with a
+    message built at run time whose condition is a tensor value inside a compiled region.
 
     ## Why is this bad?
     Dynamo records one straight-line graph. A Python branch on tensor *data* cannot be
@@ -37,8 +37,29 @@ class TensorBranch(Rule):
     name = "tensor-branch"
     message = "branching on a tensor value breaks the graph"
     graph_break = hazards.BRANCHING
+    also_predicts = (hazards.DATA_DEPENDENT_OP,)
+
+    def __init__(self, analyzer):
+        super().__init__(analyzer)
+        self._tested: set[int] = set()  # `not` nodes inside a test already checked
 
     VALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x, y):
+                batch = torch.broadcast_shapes(x.shape[:-1], y.shape[:-1])
+                if batch != y.shape[:-1]:
+                    y = y.expand(*batch, y.shape[-1])
+                return x + y
+        """, call="f(torch.ones(2, 3), torch.ones(1, 3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                frozen = not x.requires_grad and not x.is_cuda
+                return x * 2 if frozen else x
+        """, call="f(torch.randn(3))"),
         Example("""
             import torch
             @torch.compile
@@ -137,9 +158,31 @@ class TensorBranch(Rule):
                 assert (x > 0).all(), "not positive: {}".format(x.shape)
                 return x + 1
         """, call="f(torch.ones(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x, t):
+                assert x[0] == t[0] and x[-1] == t[-1]
+                return x + 1
+        """, call="f(torch.ones(3), torch.ones(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(ids):
+                valid = ids.dim() == 2 and not (ids < 0).any()
+                return ids + 1, valid
+        """, call="f(torch.ones(2, 3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x, alpha, beta):
+                picked = [b for i, (a, b) in enumerate(zip(alpha, beta)) if a == 1.0]
+                return x + len(picked)
+        """, call="f(torch.ones(3), torch.tensor([0.5, 1.0]), torch.ones(2))"),
     ]
 
     def _check(self, test: cst.BaseExpression) -> None:
+        self._tested.update(id(n) for n in _negations(test))
         value = self.facts.value(test)
         if value.is_tensor:
             named, said = value_text(test), self._where_from(test)
@@ -186,6 +229,29 @@ class TensorBranch(Rule):
     def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
         # `a and b` tests the truth of `a` (and of `b` when the result is itself tested).
         self._check(node.left)
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        # `not t` asks for the truth of `t` wherever it stands; in a test, the test says so.
+        if not isinstance(node.operator, cst.Not) or id(node) in self._tested:
+            return
+        value = self.facts.value(node.expression)
+        if value.is_tensor:
+            named = value_text(node.expression)
+            what = f"`{named}`, a tensor" if named else "a tensor"
+            self.report(node, f"`not` on {what} reads its value; the graph breaks here",
+                        condition=value.condition, graph_break=hazards.DATA_DEPENDENT_OP)
+
+
+def _negations(test: cst.BaseExpression):
+    """The `not`s that a checked test holds, down through `and`/`or`/`not`."""
+    todo = [test]
+    while todo:
+        e = todo.pop()
+        if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Not):
+            yield e
+            todo.append(e.expression)
+        elif isinstance(e, cst.BooleanOperation):
+            todo += [e.left, e.right]
 
 
 def _constant_text(node: cst.BaseExpression) -> bool:
