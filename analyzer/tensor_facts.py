@@ -43,6 +43,7 @@ TRUE_UNDER_DYNAMO = frozenset({
     "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling", "torch._dynamo.is_compiling",
     "torch._utils.is_compiling", "torch.compiler.is_exporting",
 })
+HALF_DTYPES = frozenset({"torch.float16", "torch.half"})
 TRUE_UNDER_DYNAMO_WRAPPERS = frozenset({"is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling", "is_tracing"})
 FALSE_UNDER_DYNAMO = frozenset({"torch.jit.is_scripting", "torch.jit.is_tracing"})
 
@@ -226,6 +227,8 @@ class Facts:
             return Pending(frozenset().union(*(p.refs for p in pending)), decisive) if pending else None
         if isinstance(test, cst.Name) and self.function is not None:
             return self.function.dynamo_names.get(test.value)
+        if isinstance(test, cst.Comparison):
+            return self._half_precision_test(test)
         if not isinstance(test, cst.Call):
             return None
         qual = self.qualname(test.func) or ""
@@ -235,6 +238,24 @@ class Facts:
             return True
         if qual and self.is_project_name(qual):
             return Pending(frozenset((f"f:{qual}",)), True)
+        return None
+
+    def _half_precision_test(self, test: cst.Comparison) -> bool | None:
+        """`x.dtype == torch.float16`: False as tclint reads code, for float32 or bfloat16
+        tensors. Dynamo specializes on dtypes, so what such a test guards (fp16 overflow
+        clamps, `... and torch.isinf(x).any()`) is never traced for them."""
+        if len(test.comparisons) != 1:
+            return None
+        target = test.comparisons[0]
+        sides = (test.left, target.comparator)
+        if not any(isinstance(e, cst.Attribute) and e.attr.value == "dtype" for e in sides):
+            return None
+        if not any(self.qualname(e) in HALF_DTYPES for e in sides):
+            return None
+        if isinstance(target.operator, (cst.Equal, cst.Is)):
+            return False
+        if isinstance(target.operator, (cst.NotEqual, cst.IsNot)):
+            return True
         return None
 
     def param_condition(self, node: cst.BaseExpression):

@@ -16,7 +16,9 @@ class TensorBranch(Rule):
     Dynamo records one straight-line graph. A Python branch on tensor *data* cannot be
     decided while tracing, so Dynamo ends the graph, runs the condition eagerly and
     resumes in a new graph. Branching on shapes, dtypes, `self.training` or config
-    values is fine: those are static and Dynamo guards on them. `assert tensor_cond`
+    values is fine: those are static and Dynamo guards on them. So is a check only
+    float16 tensors reach (`x.dtype == torch.float16 and torch.isinf(x).any()`): tclint
+    reads code for float32 and bfloat16, where Dynamo never traces it. `assert tensor_cond`
     with no message or a constant one becomes a runtime assertion in the graph; a
     message built at run time (`.format()`, an f-string with values, `%`) cannot.
 
@@ -44,6 +46,14 @@ class TensorBranch(Rule):
         self._tested: set[int] = set()  # `not` nodes inside a test already checked
 
     VALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                if x.dtype == torch.float16 and torch.isinf(x).any():
+                    x = torch.clamp(x, min=-60000.0, max=60000.0)
+                return x * 2
+        """, call="f(torch.randn(3))"),
         Example("""
             import torch
             @torch.compile
