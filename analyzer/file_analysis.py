@@ -411,6 +411,8 @@ class FileAnalyzer(cst.CSTVisitor):
                 break
             if isinstance(k, frozenset):
                 result = k if not isinstance(result, frozenset) else result | k
+            elif k == tf.NDARRAY and result is None:
+                result = "ndarray"
         summary.returns = result if result is not None else "unknown"
         summary.under_dynamo = _predicate_value(scope.dynamo_returns)
         self.facts.function = scope.parent

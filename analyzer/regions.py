@@ -268,6 +268,11 @@ class ProjectIndex:
         tensor as `x`"."""
         active = _active if _active is not None else set()
         for ref in sorted(condition):
+            if ref.startswith("d:"):  # only where a value's truth is read: see Condition
+                for key in self.resolve_ref(ref[2:]):
+                    if self.functions[key][1].returns == "ndarray":
+                        return key, "returns a NumPy value, which Dynamo traces as a tensor"
+                continue
             if ref.startswith("a:"):
                 callee, _, name = ref[2:].rsplit(":", 2)
                 if callee in self.root_keys and name in self.functions[callee][1].inputs:

@@ -20,6 +20,8 @@ CallRef = str
 # A tensor condition: the finding holds if any of these callees returns a tensor, or if a
 # compiled caller passes a tensor to one of these parameters:
 #   "a:pkg.mod.helper:1:ratio"  parameter `ratio`, second positional (after `self`, if any)
+#   "d:f:pkg.mod.helper"        the callee returns a NumPy value (added by rules that read
+#                               a value's truth, which is data for those too)
 Condition = frozenset  # frozenset[CallRef]
 # What a call passes: True (a tensor), a Condition (maybe a tensor), or None (not one).
 ArgKind = object
@@ -66,7 +68,8 @@ class FunctionSummary:
     dynamo_patch: dict[str, object] = field(default_factory=dict)  # @torch._dynamo.config.patch(...)
     calls: list[CallSite] = field(default_factory=list)
     candidates: list[Candidate] = field(default_factory=list)
-    # What the function returns: "tensor", "static", "unknown", or a Condition.
+    # What the function returns: "tensor", "ndarray" (a NumPy value), "static", "unknown",
+    # or a Condition.
     returns: object = "unknown"
     # Parameters that hold tensors when the function is an entry point (called from
     # outside the linted code): positional, un-annotated, no default, not named for a size.

@@ -21,6 +21,9 @@ TENSOR = 2
 BOOL_TENSOR = 3  # a tensor known to hold booleans (a mask)
 MODULE = 4  # an nn.Module instance
 INPUT = 5  # an un-annotated input of a compiled function: almost always a tensor
+# A NumPy value computed in compiled code: Dynamo traces NumPy calls as tensor ops, so its
+# truth is data (branching on it breaks) while sizes built from it trace fine.
+NDARRAY = 6
 
 TENSORS = (TENSOR, BOOL_TENSOR, INPUT)
 
@@ -119,6 +122,8 @@ def combine(a, b):
     """The kind of an arithmetic combination of two values."""
     if a in TENSORS or b in TENSORS:
         return TENSOR
+    if NDARRAY in (a, b):
+        return NDARRAY if {a, b} <= {NDARRAY, STATIC} else UNKNOWN
     a_cond = isinstance(a, frozenset)
     b_cond = isinstance(b, frozenset)
     if a_cond or b_cond:
@@ -303,6 +308,8 @@ class Facts:
             return Value(Kind.TENSOR, origin=origin)
         if k == BOOL_TENSOR:
             return Value(Kind.MASK, origin=origin)
+        if k == NDARRAY:
+            return Value(Kind.NDARRAY, origin=origin)
         if k == INPUT:
             return Value(Kind.TENSOR, assumed=True, origin="passed to the compiled function")
         if isinstance(k, frozenset):
@@ -373,7 +380,9 @@ class Facts:
         if isinstance(node, cst.UnaryOperation):
             inner = self.kind(node.expression)
             if isinstance(node.operator, cst.Not):
-                return BOOL_TENSOR if inner in TENSORS else (inner if isinstance(inner, frozenset) else STATIC)
+                if inner in TENSORS:
+                    return BOOL_TENSOR
+                return inner if isinstance(inner, frozenset) or inner == NDARRAY else STATIC
             if isinstance(node.operator, cst.BitInvert) and inner == BOOL_TENSOR:
                 return BOOL_TENSOR
             return TENSOR if inner in (INPUT, BOOL_TENSOR) else inner
@@ -459,6 +468,8 @@ class Facts:
             return UNKNOWN  # `cfg["num_frames"]`: an input that is a dict holds anything
         if base in TENSORS:
             return TENSOR
+        if base == NDARRAY:
+            return NDARRAY
         if (base == UNKNOWN or isinstance(base, frozenset)) and _tensor_index(node):
             return TENSOR
         if base == MODULE:
@@ -533,6 +544,9 @@ class Facts:
             return TENSOR
         if module == "torch.nn" and name[:1].isupper():
             return TENSOR if name in api.NN_TENSOR_CLASSES else MODULE
+        if module.split(".")[0] == "numpy" and name[:1].islower() and qual not in api.NUMPY_PYTHON_VALUES \
+                and not module.startswith("numpy.random"):
+            return NDARRAY  # (NumPy's random draws have a rule of their own)
         if qual.startswith("torch.") or qual.startswith(("math.", "numpy.")):
             return UNKNOWN
         if self.is_project_name(qual):

@@ -110,6 +110,7 @@ def _outer(annotation: cst.BaseExpression) -> cst.BaseExpression:
 class Kind(str, Enum):
     TENSOR = "a tensor"
     MASK = "a boolean mask"
+    NDARRAY = "a NumPy value"  # traced by Dynamo as a tensor: its truth is data
     STATIC = "a static value"  # shapes, dtypes, config, numbers: Dynamo specializes on them
     MODULE = "a module"
     OBJECT = "an object"  # of a class whose fields are known (Record)

@@ -88,3 +88,12 @@ BOOL_METHODS = frozenset({
     "greater_equal", "less_equal", "not_equal", "isclose", "signbit", "bernoulli",
 })
 BOOL_FUNCTIONS = frozenset(f"torch.{name}" for name in BOOL_METHODS - {"bool", "bernoulli"})
+
+# NumPy functions that answer with a Python value (a type, a flag, a dtype), not an array:
+# Dynamo evaluates them while tracing. Every other NumPy call gives a traced array.
+NUMPY_PYTHON_VALUES = frozenset({
+    "numpy.issubdtype", "numpy.isscalar", "numpy.iscomplexobj", "numpy.isrealobj", "numpy.dtype",
+    "numpy.iinfo", "numpy.finfo", "numpy.can_cast", "numpy.result_type", "numpy.promote_types",
+    "numpy.shape", "numpy.size", "numpy.get_printoptions", "numpy.errstate",
+    "numpy.seterr", "numpy.geterr", "numpy.set_printoptions",
+})

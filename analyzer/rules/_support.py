@@ -27,7 +27,7 @@ def tensor_or_unknown(facts, receiver: cst.BaseExpression) -> tuple[bool, frozen
     value = facts.value(receiver)
     if value.kind == Kind.UNKNOWN or value.assumed or value.from_parameters:
         return True, None
-    if value.kind in (Kind.TENSOR, Kind.MASK):
+    if value.kind in (Kind.TENSOR, Kind.MASK, Kind.NDARRAY):
         return True, value.condition
     return False, None
 

@@ -3,6 +3,7 @@ import libcst as cst
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules.base import Example, Rule
 from tclint.analyzer.value_text import value_text
+from tclint.analyzer.values import Kind
 
 
 class TensorBranch(Rule):
@@ -46,6 +47,16 @@ class TensorBranch(Rule):
         self._tested: set[int] = set()  # `not` nodes inside a test already checked
 
     VALID = [
+        Example("""
+            import numpy as np
+            import torch
+            @torch.compile
+            def f(x):
+                side = int(np.sqrt(x.shape[-1]))
+                if np.issubdtype(np.float32, np.floating):
+                    x = x * 2
+                return x.reshape(-1, side, side)
+        """, call="f(torch.ones(2, 16))"),
         Example("""
             import torch
             @torch.compile
@@ -176,6 +187,19 @@ class TensorBranch(Rule):
                 return x + 1
         """, call="f(torch.ones(3), torch.ones(3))"),
         Example("""
+            import numpy as np
+            import torch
+            def chunk_length(a, b):
+                if a == b:
+                    return a
+                return np.lcm(a, b)
+            @torch.compile
+            def f(x):
+                if x.shape[-1] % chunk_length(4, 6) != 0:
+                    x = torch.nn.functional.pad(x, (0, 2))
+                return x
+        """, call="f(torch.ones(2, 10))"),
+        Example("""
             import torch
             @torch.compile
             def f(ids):
@@ -194,13 +218,14 @@ class TensorBranch(Rule):
     def _check(self, test: cst.BaseExpression) -> None:
         self._tested.update(id(n) for n in _negations(test))
         value = self.facts.value(test)
-        if value.is_tensor:
+        if value.is_tensor or value.kind is Kind.NDARRAY:
             named, said = value_text(test), self._where_from(test)
+            what = "a NumPy value, which Dynamo traces as a tensor" if value.kind is Kind.NDARRAY else "a tensor"
             if named:
-                message = f"branching on `{named}`, a tensor{f' ({said})' if said else ''}, breaks the graph"
+                message = f"branching on `{named}`, {what}{f' ({said})' if said else ''}, breaks the graph"
             else:
                 message = f"{self.message} ({said})" if said else None
-            self.report(test, message, condition=value.condition)
+            self.report(test, message, condition=_with_numpy_returns(value.condition))
 
     def _where_from(self, test: cst.BaseExpression) -> str | None:
         """"`peak`, a tensor returned by `torch.amax`" for the first name in the test whose
@@ -245,11 +270,19 @@ class TensorBranch(Rule):
         if not isinstance(node.operator, cst.Not) or id(node) in self._tested:
             return
         value = self.facts.value(node.expression)
-        if value.is_tensor:
+        if value.is_tensor or value.kind is Kind.NDARRAY:
             named = value_text(node.expression)
-            what = f"`{named}`, a tensor" if named else "a tensor"
+            what = f"`{named}`, {value.kind.value}" if named else value.kind.value
             self.report(node, f"`not` on {what} reads its value; the graph breaks here",
-                        condition=value.condition, graph_break=hazards.DATA_DEPENDENT_OP)
+                        condition=_with_numpy_returns(value.condition), graph_break=hazards.DATA_DEPENDENT_OP)
+
+
+def _with_numpy_returns(condition):
+    """A truth test also breaks where a helper returns a NumPy value (`d:` references)."""
+    if not condition:
+        return condition
+    calls = {f"d:{ref}" for ref in condition if ref[:2] in ("f:", "m:", "s:", "n:")}
+    return type(condition)(condition | calls) if calls else condition
 
 
 def _negations(test: cst.BaseExpression):
