@@ -94,7 +94,7 @@ class FileAnalyzer(cst.CSTVisitor):
         self._function_stack: list[tf.FunctionScope] = []
         self._containers: list = []  # enclosing classes and functions, innermost last
         self._eager_blocks: set[int] = set()  # ids of subtrees only run eagerly
-        self._narrowed: dict[int, str] = {}  # id of an if-body -> name isinstance() proves static
+        self._narrowed: dict[int, tuple[str, object]] = {}  # id of an if-arm -> (name, the kind isinstance() proves)
         # if-bodies under `isinstance(param, torch.Tensor)`: what they return mirrors the
         # argument's type, so it says nothing about what the function returns for numbers
         self._tensor_branches: set[int] = set()
@@ -459,9 +459,11 @@ class FileAnalyzer(cst.CSTVisitor):
         if isinstance(target, cst.Name):
             if fn is not None:
                 previous = fn.env.get(target.value)
-                if (self._branch_depth and tf.is_literal(value) and previous is not None
+                if (self._branch_depth and (tf.is_literal(value) or kind == tf.UNKNOWN) and previous is not None
                         and (previous in tf.TENSORS or isinstance(previous, frozenset))):
-                    kind = previous  # `ok = err <= 1` then `if big: ok = False`: still a tensor on one path
+                    # `ok = err <= 1` then `if big: ok = False`, or `if sparse: x, v = to_dense(x)`:
+                    # still a tensor on one path
+                    kind = previous
                 fn.env[target.value] = kind
                 origin = self.facts.origin_of(value) if value is not None else None
                 if origin is None:
@@ -758,7 +760,7 @@ class FileAnalyzer(cst.CSTVisitor):
             self._training_blocks.add(id(training))
         narrowed = _python_value_test(self.facts, node.test)
         if narrowed is not None and self.facts.function is not None:
-            self._narrowed[id(node.body)] = narrowed
+            self._narrowed[id(node.body)] = (narrowed, tf.STATIC)
         fn = self.facts.function
         tested = _tensor_test(self.facts, node.test) if fn is not None else None
         if tested is not None and tested in param_names(fn.node):
@@ -782,15 +784,20 @@ class FileAnalyzer(cst.CSTVisitor):
         elif kind == tf.STATIC or kind == tf.MODULE or isinstance(kind, Record):
             if tensor_arm is not None:
                 self._eager_blocks.add(id(tensor_arm))
-        elif other_arm is not None:
-            self._narrowed[id(other_arm)] = name
+        else:
+            if other_arm is not None:
+                self._narrowed[id(other_arm)] = (name, tf.STATIC)
+            fn = self.facts.function
+            if tensor_arm is not None and fn.root_like and name in fn.param_refs:
+                # an entry point's input: where the arm runs, it holds a tensor
+                self._narrowed[id(tensor_arm)] = (name, tf.TENSOR)
 
     def _enter_narrowed(self, node: cst.CSTNode) -> None:
         """Inside `if isinstance(v, int):` the name `v` holds a Python value."""
-        name = self._narrowed[id(node)]
+        name, kind = self._narrowed[id(node)]
         env = self.facts.function.env
         self._narrow_saved.append((name, env.get(name)))
-        env[name] = tf.STATIC
+        env[name] = kind
         self.facts.reset_memo()
 
     def _leave_narrowed(self) -> None:

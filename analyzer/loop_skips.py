@@ -40,8 +40,8 @@ def keep_reached(found: dict[str, FunctionFindings], name_of) -> list[Diagnostic
             out.extend(d for d, _ in ff.own)
             continue
         stop, index = min(stops, key=lambda s: s[0])
-        hidden = [d for d, _ in ff.own if _pos(d) > stop]
-        kept = [d for d, _ in ff.own if _pos(d) <= stop]
+        hidden = [d for d, _ in ff.own if d.span.line > stop[0]]  # the rest of its line goes with it
+        kept = [d for d, _ in ff.own if d.span.line <= stop[0]]
         if index is not None and hidden:
             lines = sorted({d.span.line for d in hidden})
             shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")

@@ -254,3 +254,38 @@ def test_a_branch_finding_says_where_the_tensor_came_from():
     """), path="snippet.py")
     assert [d.message for d in diags if d.code == "TC101"] == [
         "branching on `peak > 1`, a tensor (`peak`, a tensor returned by `torch.amax`), breaks the graph"]
+
+
+def test_a_tensor_rebound_on_one_path_to_an_unknown_stays_a_tensor():
+    assert _found("""
+        import torch
+        from helpers import densify, is_sparse
+
+        def drop_loops(edges: torch.Tensor):
+            if is_sparse(edges):
+                edges, values = densify(edges)
+            keep = edges[0] != edges[1]
+            return edges[:, keep]
+
+        @torch.compile
+        def f(edges):
+            return drop_loops(edges)
+    """) == [("TC302", 9)]
+
+
+def test_an_input_that_isinstance_proves_a_tensor_is_one_in_that_arm():
+    assert _found("""
+        import torch
+        from torch import Tensor
+        from pkg.typing import Adj
+
+        def drop_loops(edges):
+            keep = edges[0] != edges[1]
+            return edges[:, keep]
+
+        class Conv(torch.nn.Module):
+            def forward(self, x, edges: Adj):
+                if isinstance(edges, Tensor):
+                    edges = drop_loops(edges)
+                return x
+    """) == [("TC302", 8)]
