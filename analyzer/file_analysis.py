@@ -325,6 +325,8 @@ class FileAnalyzer(cst.CSTVisitor):
             elif isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
                     if isinstance(small, (cst.AnnAssign, cst.Assign)):
+                        if isinstance(small, cst.AnnAssign) and small.value is None:
+                            continue  # `state: _State` only declares what a method assigns later
                         targets = [small.target] if isinstance(small, cst.AnnAssign) else [t.target for t in small.targets]
                         for t in targets:
                             if isinstance(t, cst.Name):
@@ -547,9 +549,11 @@ class FileAnalyzer(cst.CSTVisitor):
         self._bind(target, self._element_kind(iterable), None)
 
     def _element_kind(self, iterable: cst.BaseExpression):
-        kind = self.facts.kind(iterable)
+        kind = self.facts.source_kind(iterable)
         if kind in tf.TENSORS:
             return tf.TENSOR
+        if isinstance(kind, frozenset):
+            return kind  # elements of what a caller may pass as a tensor
         if kind == tf.MODULE:
             return tf.MODULE
         if isinstance(iterable, cst.Call):
@@ -624,12 +628,17 @@ class FileAnalyzer(cst.CSTVisitor):
         return tuple(kinds)
 
     def _arg_kind(self, value: cst.BaseExpression):
-        """True when a call passes a tensor (inputs count), a Condition when it may."""
+        """True when a call passes a tensor (inputs count), a Condition when it may, and for a
+        record (namedtuple, dataclass) the fields that hold one: (("t1", True), ...)."""
         kind = self.facts.kind(value)
         if kind in tf.TENSORS:
             return True
         if isinstance(kind, frozenset):
             return kind
+        if isinstance(kind, Record):
+            fields = tuple((name, True if k in tf.TENSORS else k) for name, k in kind.fields
+                           if k in tf.TENSORS or isinstance(k, frozenset))
+            return fields or None
         return self.facts.param_condition(value) if kind == tf.UNKNOWN else None
 
     def _call_ref(self, node: cst.Call, qual: str | None) -> str | None:

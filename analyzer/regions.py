@@ -293,13 +293,16 @@ class ProjectIndex:
         if ref in active:
             return None
         active.add(ref)
-        callee, index, name = ref[2:].rsplit(":", 2)
+        callee, index, path = ref[2:].rsplit(":", 2)
+        name, _, field = path.partition(".")
         position = int(index)
         fn = self.functions[callee][1]
         if position > 0 and fn.name == "forward" and fn.class_key and self.is_autograd_function(fn.class_key):
             position -= 1  # `Fn.apply(a, b)` runs `forward(ctx, a, b)`
         for caller, site in self._callers().get(callee, ()):
             passed = site.args[position] if 0 <= position < len(site.args) else site.keywords.get(name)
+            if isinstance(passed, tuple):  # a record: what its field holds
+                passed = dict(passed).get(field) if field else None
             if passed is True or isinstance(passed, frozenset) and self.condition_holds(passed, active):
                 active.discard(ref)
                 return caller

@@ -20,10 +20,12 @@ CallRef = str
 # A tensor condition: the finding holds if any of these callees returns a tensor, or if a
 # compiled caller passes a tensor to one of these parameters:
 #   "a:pkg.mod.helper:1:ratio"  parameter `ratio`, second positional (after `self`, if any)
+#   "a:pkg.mod.helper:1:state.t1"  field `t1` of what is passed as `state`
 #   "d:f:pkg.mod.helper"        the callee returns a NumPy value (added by rules that read
 #                               a value's truth, which is data for those too)
 Condition = frozenset  # frozenset[CallRef]
-# What a call passes: True (a tensor), a Condition (maybe a tensor), or None (not one).
+# What a call passes: True (a tensor), a Condition (maybe a tensor), None (not one), or for
+# a record the fields that hold (maybe) tensors: (("t1", True), ("y", Condition)).
 ArgKind = object
 
 

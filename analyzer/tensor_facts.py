@@ -280,6 +280,10 @@ class Facts:
                     return True
             elif isinstance(e, cst.Subscript):
                 return walk(e.value)
+            elif (isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name)
+                  and e.value.value in fn.param_refs and self.kind(e) == UNKNOWN):
+                refs.add(f"{fn.param_refs[e.value.value]}.{e.attr.value}")  # a field of a passed record
+                return True
             elif isinstance(e, cst.BinaryOperation):
                 return walk(e.left) and walk(e.right)
             elif isinstance(e, cst.UnaryOperation):

@@ -289,3 +289,35 @@ def test_an_input_that_isinstance_proves_a_tensor_is_one_in_that_arm():
                     edges = drop_loops(edges)
                 return x
     """) == [("TC302", 8)]
+
+
+def test_a_record_passed_to_a_helper_brings_the_kinds_of_its_fields():
+    assert _found("""
+        import collections
+        import torch
+
+        Tableau = collections.namedtuple("Tableau", "alpha, beta")
+
+        def step(x, tableau):
+            for i, (alpha_i, beta_i) in enumerate(zip(tableau.alpha, tableau.beta)):
+                if alpha_i == 1.0:
+                    x = x + 1
+                if beta_i == 2:
+                    x = x + 2
+            return x
+
+        class Solver:
+            tableau: Tableau
+
+            def prepare(self, y0):
+                self.tableau = Tableau(alpha=y0.new_ones(3), beta=[1, 2])
+
+            def advance(self, x):
+                return step(x, tableau=self.tableau)
+
+        @torch.compile
+        def f(x):
+            s = Solver()
+            s.prepare(x)
+            return s.advance(x)
+    """) == [("TC101", 9)]
