@@ -17,17 +17,15 @@ fi
 "$PY" -c "import torch; print('torch', torch.__version__, 'cuda', torch.cuda.is_available(), torch.cuda.get_device_name(0) if torch.cuda.is_available() else '')"
 SHARED=${SHARED:-../shared}
 if [ -d "$SHARED/eval/corpus" ]; then
-    start=$(date +%s.%N)
+    start=$SECONDS
     (cd "$SHARED/eval" && "$OLDPWD/.venv/bin/tclint" confirm --no-cache --device "$DEVICE" --jobs 4 --format json corpus) \
         > "$OUT/corpus.json" 2> "$OUT/corpus.log"
-    end=$(date +%s.%N)
-    echo "corpus confirm on $DEVICE: $(echo "$end - $start" | bc) s"
+    echo "corpus confirm on $DEVICE: $((SECONDS - start)) s"
     "$PY" benchmarks/gpu_check/compare_truth.py "$SHARED/eval/truth.json" "$OUT/corpus.json"
 fi
-start=$(date +%s.%N)
+start=$SECONDS
 .venv/bin/tclint confirm --no-cache --device "$DEVICE" --example-timeout 600 --format json \
     benchmarks/gpu_check/real_model_examples.py > "$OUT/llama.json" 2> "$OUT/llama.log"
-end=$(date +%s.%N)
-echo "llama confirm on $DEVICE: $(echo "$end - $start" | bc) s"
+echo "llama confirm on $DEVICE: $((SECONDS - start)) s"
 tail -n 5 "$OUT/llama.log"
 "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print(len(d['diagnostics']), 'diagnostics'); [print(x['path'], x['line'], x['code'], x['gb_type']) for x in d['diagnostics'][:20]]" "$OUT/llama.json"
