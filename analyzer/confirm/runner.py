@@ -291,6 +291,30 @@ def _exception_line(exc: BaseException) -> str:
     return "".join(traceback.format_exception_only(type(exc), exc)).strip()[:2000]
 
 
+def _failure(exc: BaseException) -> str:
+    """"TorchRuntimeError: ... (cause: mat1 and mat2 shapes cannot be multiplied) (at
+    models.py:56)": the exception's own first line, its root cause's, and the user's line
+    (Dynamo keeps it in `real_stack`), not Dynamo's closing advice ("Set
+    TORCHDYNAMO_VERBOSE=1 ..."), which ends many of its errors."""
+    text = _first_line(exc)
+    cause = exc
+    while cause.__cause__ is not None and cause.__cause__ is not cause:
+        cause = cause.__cause__
+    if cause is not exc:
+        text += f" (cause: {_first_line(cause)})"
+    stack = list(getattr(exc, "real_stack", None) or [])
+    stack = stack or [f for f in traceback.extract_tb(exc.__traceback__)
+                      if f"{os.sep}torch{os.sep}" not in f.filename and f.filename != __file__]
+    if stack:
+        text += f" (at {os.path.basename(stack[-1].filename)}:{stack[-1].lineno})"
+    return text[:2000]
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
+
+
 def _run_case(torch, guard_failures, collector, factory, takes_device, index, device, root) -> dict:
     # A fresh set of cases per run: examples may hold state that a run changes.
     with _null_output():
@@ -317,8 +341,7 @@ def _run_case(torch, guard_failures, collector, factory, takes_device, index, de
         if _out_of_memory(exc):
             out["status"], out["error"] = "memory", f"over the memory cap: {_exception_line(exc)}"
         else:
-            tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
-            out["status"], out["error"] = "raised", "".join(tb[-3:]).strip()[-2000:]
+            out["status"], out["error"] = "raised", _failure(exc)
     out["seconds"] = round(time.perf_counter() - started, 3)
     out["breaks"] = list(collector.events)
     out["recompiles"] = _recompiles(guard_failures, root, calls, _recompile_limit(torch))
@@ -424,7 +447,7 @@ def trace(command: list[str], root: str, events: Events) -> None:
             case["error"] = f"SystemExit: {exc.code}"
     except BaseException as exc:
         case["status"] = "raised"
-        case["error"] = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-3:]).strip()[-2000:]
+        case["error"] = _failure(exc)
     finally:
         collector.close()
     case["seconds"] = round(time.perf_counter() - started, 3)
