@@ -205,13 +205,17 @@ def test_add_noqa_silences_every_finding_once(project):
 
 
 def test_clean_removes_the_caches(project):
-    assert run("bad.py", cwd=project).returncode == 1
-    (project / ".tclint" / "confirm").mkdir(parents=True)
+    from tclint.analyzer.cache_folders import CACHEDIR_TAG
+
+    assert run("bad.py", cwd=project, env={"TCLINT_CACHE_DIR": ""}).returncode == 1  # in the project
+    assert (project / ".tclint_cache").is_dir()
+    (project / ".tclint" / "confirm").mkdir(parents=True)  # where tclint 0.1 kept confirmations
+    (project / ".tclint" / "CACHEDIR.TAG").write_text(CACHEDIR_TAG)
     nested = project / "sub" / ".tclint_cache"
     nested.mkdir(parents=True)
     keep = project / ".venv" / ".tclint_cache"  # not ours to walk into
     keep.mkdir(parents=True)
-    proc = run("clean", cwd=project)
+    proc = run("clean", cwd=project, env={"TCLINT_CACHE_DIR": ""})
     assert proc.returncode == 0, proc.stderr
     assert not (project / ".tclint_cache").exists() and not (project / ".tclint").exists()
     assert not nested.exists() and keep.exists()
@@ -318,7 +322,7 @@ def test_cache_rerun_gives_same_output(project):
     first = run("bad.py", cwd=project)
     second = run("bad.py", cwd=project)
     assert first.stdout == second.stdout and second.returncode == 1
-    assert not (project / ".tclint_cache").exists()  # the cache is per user, never in the tree
+    assert not (project / ".tclint_cache").exists()  # TCLINT_CACHE_DIR (set for the tests) moves it
 
 
 def test_bad_input_never_tracebacks(tmp_path):
