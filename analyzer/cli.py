@@ -83,14 +83,18 @@ def _check_parser(confirm: bool = False) -> argparse.ArgumentParser:
     run.add_argument("--cache-dir", metavar="DIR",
                      help="the cache folder (default: $TCLINT_CACHE_DIR, else .tclint_cache at the project root; "
                           "a config file cannot choose it)")
-    run.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    run.add_argument("-n", "--no-cache", action="store_true", help="neither read nor write the cache")
     out = p.add_argument_group("reporting")
     out.add_argument("--statistics", action="store_true", help="print the number of findings per rule")
-    out.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    out.add_argument("-e", "--exit-zero", action="store_true", help="exit 0 even when there are findings")
     out.add_argument("--color", choices=("auto", "always", "never"), default="auto", metavar="WHEN",
                      help="colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never")
     out.add_argument("-q", "--quiet", action="store_true",
-                     help="no summary line (`Found N findings ...` / `All checks passed!`) on stderr")
+                     help="no summary line (`Found N findings ...` / `All checks passed!`), warnings or "
+                          "progress on stderr: the report, and files that could not be linted")
+    out.add_argument("-s", "--silent", action="store_true",
+                     help="as --quiet, without the report either: the exit status says whether there were "
+                          "findings (--output-file still gets the report)")
     if not confirm:
         adopt = p.add_argument_group("adoption and inspection")
         adopt.add_argument("--add-noqa", action="store_true",
@@ -194,10 +198,12 @@ def _check_command(argv: list[str], confirm: bool = False) -> int:
         detail = (str(exc).splitlines() or [""])[0][:300]
         print(f"tclint: internal error: {type(exc).__name__}: {detail} (please report it)", file=sys.stderr)
         return EXIT_ERROR
+    quiet = args.quiet or args.silent
     for notice in result.notices:
-        print(f"tclint: {notice}", file=sys.stderr)
+        if not (quiet and notice.startswith("warning:")):
+            print(f"tclint: {notice}", file=sys.stderr)
     missing = any(not p.exists() for p in paths) and not reading_stdin
-    if result.files == 0 and not reading_stdin and not missing:
+    if result.files == 0 and not reading_stdin and not missing and not quiet:
         print("tclint: warning: No Python files found under the given paths", file=sys.stderr)
     if args.add_noqa:
         if reading_stdin:
@@ -209,7 +215,8 @@ def _check_command(argv: list[str], confirm: bool = False) -> int:
         for notice in added.notices:
             print(f"tclint: {notice}", file=sys.stderr)
         n, k = added.comments, added.files
-        print(f"Added {n} suppression{'s' if n != 1 else ''} to {k} file{'s' if k != 1 else ''}.", file=sys.stderr)
+        if not args.silent:
+            print(f"Added {n} suppression{'s' if n != 1 else ''} to {k} file{'s' if k != 1 else ''}.", file=sys.stderr)
         return EXIT_ERROR if missing else EXIT_CLEAN
     if args.confirm and not reading_stdin:
         result = _confirm(args, paths, settings, result)
@@ -221,10 +228,11 @@ def _check_command(argv: list[str], confirm: bool = False) -> int:
     report = render(args.format, result.diagnostics, stats, color=color)
     if args.statistics and args.format in ("text", "full"):
         report = _statistics_text(result.diagnostics)
-    _emit(report, args.output_file)
-    if args.statistics and args.format not in ("text", "full"):
+    if args.output_file or not args.silent:
+        _emit(report, args.output_file)
+    if args.statistics and args.format not in ("text", "full") and not args.silent:
         print(_statistics_text(result.diagnostics), end="", file=sys.stderr)
-    if not args.quiet:
+    if not quiet:
         # On stderr, like a progress message: stdout holds the report alone, whatever its format.
         print(_summary(result), file=sys.stderr)
     if missing:
@@ -282,7 +290,7 @@ def _confirm(args, paths, settings, result):
         memory_mb=args.example_memory if args.example_memory is not None else cfg.memory_mb,
         all_recompiles=args.recompiles == "all",
     )
-    for case in confirmed.cases:
+    for case in [] if args.quiet or args.silent else confirmed.cases:
         print(_case_line(case, python), file=sys.stderr)
     diagnostics = [d for d in confirmed.diagnostics if is_selected(d.code, settings)]
     return LintResult(diagnostics=diagnostics, files=result.files, notices=result.notices)
