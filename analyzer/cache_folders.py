@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -23,6 +24,10 @@ from tclint.analyzer.config import DEFAULT_EXCLUDE, Settings
 FOLDER = ".tclint_cache"
 LEGACY = ".tclint"  # where tclint 0.1 kept confirmation results and the last trace
 ENV = "TCLINT_CACHE_DIR"
+# What tclint writes in a cache folder: entries per version, confirmation results, submitit
+# jobs, traces, and the two markers.
+OWN = frozenset({"confirm", "submitit", "traces", ".gitignore", "CACHEDIR.TAG"})
+VERSION_FOLDER = re.compile(r"\d+\.\d+\S*")
 
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                 "# This file is a cache directory tag created by tclint.\n"
@@ -101,12 +106,25 @@ def is_cache(folder: Path) -> bool:
 
 
 def remove_folder(folder: Path) -> str | None:
-    """Remove it (a symlink is unlinked, never followed); the reason when that fails."""
+    """Remove it (a symlink is unlinked, never followed); the reason when that fails. A folder
+    the user named (--cache-dir, TCLINT_CACHE_DIR) may hold more than tclint's: only what
+    tclint writes there goes, and the folder itself when that leaves it empty."""
     try:
         if folder.is_symlink():
             folder.unlink()
-        else:
+        elif folder.name in (FOLDER, LEGACY):
             shutil.rmtree(folder)
+        else:
+            for child in folder.iterdir():
+                if child.name not in OWN and not VERSION_FOLDER.fullmatch(child.name):
+                    continue
+                if child.is_dir() and not child.is_symlink():
+                    shutil.rmtree(child)
+                else:
+                    child.unlink()
+            if not any(folder.iterdir()):
+                folder.rmdir()
     except OSError as exc:
         return exc.strerror or str(exc)
     return None
+

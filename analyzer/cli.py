@@ -450,7 +450,8 @@ def _clean_command(argv: list[str]) -> int:
             print(f"tclint clean: cannot remove {folder}: {problem}", file=sys.stderr)
             status = EXIT_ERROR
         else:
-            print(f"Removed {folder}", file=sys.stderr)
+            print(f"Removed {folder}" if not folder.exists() else f"Removed tclint's entries from {folder}",
+                  file=sys.stderr)
     return status
 
 

@@ -214,6 +214,18 @@ def test_clean_removes_what_tclint_made_and_nothing_else(project, xdg, tmp_path)
     assert not flag.exists()
 
 
+def test_clean_takes_only_tclints_entries_from_a_folder_the_user_named(project, xdg, tmp_path):
+    shared = tmp_path / "shared"  # say TCLINT_CACHE_DIR=~/.cache by mistake: others live there too
+    (shared / "pip").mkdir(parents=True)
+    (shared / "notes.txt").write_text("keep")
+    env = {"TCLINT_CACHE_DIR": str(shared)}
+    assert tclint(".", cwd=project, xdg=xdg, env=env).returncode == 1
+    assert (shared / "CACHEDIR.TAG").is_file()
+    proc = tclint("clean", cwd=project, xdg=xdg, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in shared.iterdir()) == ["notes.txt", "pip"]
+
+
 def test_confirmation_results_are_signed_entries(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
     store = ConfirmResults(tmp_path / ".tclint_cache")
