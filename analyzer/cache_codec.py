@@ -21,7 +21,7 @@ _CLASSES = {cls.__name__: cls for cls in (
     ChainStep, Diagnostic, Fix, Severity, Span, TextEdit, GraphBreak,
     CallSite, Candidate, ClassSummary, CompileSite, FileSummary, FunctionSummary, Suppression,
 )}
-_TOP = {"summary": FileSummary, "run": list}
+_TOP = {"summary": FileSummary, "run": list, "confirm": dict}  # confirm: a runner's JSON report
 
 
 class EncodeError(Exception):

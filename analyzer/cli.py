@@ -9,7 +9,6 @@ from tclint.analyzer.render import FORMATS
 from tclint.analyzer.version import __version__
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-RESULTS_FOLDER = ".tclint"  # confirmation results, submitit jobs and the last trace, at the project root
 SUBCOMMANDS = ("check", "confirm", "trace", "rule", "rules", "server", "clean")
 
 COMMANDS_EPILOG = """\
@@ -81,15 +80,21 @@ def _check_parser(confirm: bool = False) -> argparse.ArgumentParser:
     run = p.add_argument_group("running")
     run.add_argument("-j", "--jobs", type=_positive_int, default=None, metavar="N",
                      help="parallel workers (default: all cores)")
-    run.add_argument("--cache-dir", metavar="DIR", help="where to keep the cache (default: a per-user folder; a config file cannot choose it)")
-    run.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    run.add_argument("--cache-dir", metavar="DIR",
+                     help="the cache folder (default: $TCLINT_CACHE_DIR, else .tclint_cache at the project root; "
+                          "a config file cannot choose it)")
+    run.add_argument("-n", "--no-cache", action="store_true", help="neither read nor write the cache")
     out = p.add_argument_group("reporting")
     out.add_argument("--statistics", action="store_true", help="print the number of findings per rule")
-    out.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    out.add_argument("-e", "--exit-zero", action="store_true", help="exit 0 even when there are findings")
     out.add_argument("--color", choices=("auto", "always", "never"), default="auto", metavar="WHEN",
                      help="colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never")
     out.add_argument("-q", "--quiet", action="store_true",
-                     help="no summary line (`Found N findings ...` / `All checks passed!`) on stderr")
+                     help="no summary line (`Found N findings ...` / `All checks passed!`), warnings or "
+                          "progress on stderr: the report, and files that could not be linted")
+    out.add_argument("-s", "--silent", action="store_true",
+                     help="as --quiet, without the report either: the exit status says whether there were "
+                          "findings (--output-file still gets the report)")
     if not confirm:
         adopt = p.add_argument_group("adoption and inspection")
         adopt.add_argument("--add-noqa", action="store_true",
@@ -193,10 +198,12 @@ def _check_command(argv: list[str], confirm: bool = False) -> int:
         detail = (str(exc).splitlines() or [""])[0][:300]
         print(f"tclint: internal error: {type(exc).__name__}: {detail} (please report it)", file=sys.stderr)
         return EXIT_ERROR
+    quiet = args.quiet or args.silent
     for notice in result.notices:
-        print(f"tclint: {notice}", file=sys.stderr)
+        if not (quiet and notice.startswith("warning:")):
+            print(f"tclint: {notice}", file=sys.stderr)
     missing = any(not p.exists() for p in paths) and not reading_stdin
-    if result.files == 0 and not reading_stdin and not missing:
+    if result.files == 0 and not reading_stdin and not missing and not quiet:
         print("tclint: warning: No Python files found under the given paths", file=sys.stderr)
     if args.add_noqa:
         if reading_stdin:
@@ -208,7 +215,8 @@ def _check_command(argv: list[str], confirm: bool = False) -> int:
         for notice in added.notices:
             print(f"tclint: {notice}", file=sys.stderr)
         n, k = added.comments, added.files
-        print(f"Added {n} suppression{'s' if n != 1 else ''} to {k} file{'s' if k != 1 else ''}.", file=sys.stderr)
+        if not args.silent:
+            print(f"Added {n} suppression{'s' if n != 1 else ''} to {k} file{'s' if k != 1 else ''}.", file=sys.stderr)
         return EXIT_ERROR if missing else EXIT_CLEAN
     if args.confirm and not reading_stdin:
         result = _confirm(args, paths, settings, result)
@@ -220,10 +228,11 @@ def _check_command(argv: list[str], confirm: bool = False) -> int:
     report = render(args.format, result.diagnostics, stats, color=color)
     if args.statistics and args.format in ("text", "full"):
         report = _statistics_text(result.diagnostics)
-    _emit(report, args.output_file)
-    if args.statistics and args.format not in ("text", "full"):
+    if args.output_file or not args.silent:
+        _emit(report, args.output_file)
+    if args.statistics and args.format not in ("text", "full") and not args.silent:
         print(_statistics_text(result.diagnostics), end="", file=sys.stderr)
-    if not args.quiet:
+    if not quiet:
         # On stderr, like a progress message: stdout holds the report alone, whatever its format.
         print(_summary(result), file=sys.stderr)
     if missing:
@@ -261,7 +270,7 @@ def _use_color(when: str, stream) -> bool:
 def _confirm(args, paths, settings, result):
     from pathlib import Path
 
-    from tclint.analyzer.cache_folders import mark_cache_folder
+    from tclint.analyzer.cache_folders import cache_folder
     from tclint.analyzer.confirm.driver import confirm, default_python
     from tclint.analyzer.discovery import discover
     from tclint.analyzer.project import LintResult
@@ -274,29 +283,30 @@ def _confirm(args, paths, settings, result):
     root = Path(os.path.commonpath([p if p.is_dir() else p.parent for p in resolved]))
     python = args.python or cfg.python or default_python()
     executor = _executor(args.executor or cfg.executor, cfg, settings, args.jobs)
-    if not args.no_cache:
-        mark_cache_folder(settings.base_dir / RESULTS_FOLDER)
     confirmed = confirm(
         files, root, result.diagnostics, python=python, device=args.device or cfg.device,
         timeout=args.example_timeout or cfg.timeout, jobs=args.jobs or 1,
-        cache_dir=None if args.no_cache else settings.base_dir / RESULTS_FOLDER / "confirm", executor=executor,
+        cache_dir=None if args.no_cache else cache_folder(settings), executor=executor,
         memory_mb=args.example_memory if args.example_memory is not None else cfg.memory_mb,
         all_recompiles=args.recompiles == "all",
     )
-    for case in confirmed.cases:
+    for case in [] if args.quiet or args.silent else confirmed.cases:
         print(_case_line(case, python), file=sys.stderr)
     diagnostics = [d for d in confirmed.diagnostics if is_selected(d.code, settings)]
     return LintResult(diagnostics=diagnostics, files=result.files, notices=result.notices)
 
 
 def _executor(kind: str, cfg, settings, jobs):
-    from tclint.analyzer.cache_folders import mark_cache_folder
+    from tclint.analyzer.cache_folders import cache_folder, mark_cache_folder
     from tclint.analyzer.confirm.driver import LocalExecutor, SubmititExecutor
 
     if kind == "local":
         return LocalExecutor(jobs or 1)
-    mark_cache_folder(settings.base_dir / RESULTS_FOLDER)
-    folder = settings.base_dir / RESULTS_FOLDER / "submitit"
+    try:
+        mark_cache_folder(cache_folder(settings))
+    except OSError:
+        pass  # submitit says so, naming the folder, when it cannot write its jobs there
+    folder = cache_folder(settings) / "submitit"
     return SubmititExecutor(folder, cluster="local" if kind == "submitit-local" else "slurm", parameters=dict(cfg.slurm))
 
 
@@ -318,7 +328,7 @@ def _trace_parser() -> argparse.ArgumentParser:
         prog="tclint trace", usage="tclint trace [options] -- PYTHON SCRIPT.py [ARG ...]  (or -- PYTHON -m MODULE ...)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description=_wrap("Run a script unchanged under graph-break capture, merge what Dynamo did with the "
-                          "static findings, and save the result to .tclint/trace.json for the language server. "
+                          "static findings, and save the result in the project's .tclint_cache for the language server. "
                           "It confirms findings, refutes those on lines Dynamo traced without a break, "
                           "and adds the breaks no rule predicted (TC900/TC901)."),
         epilog=_wrap("exit status: the traced script's own status; 2 when tclint cannot run it (no such "
@@ -357,7 +367,7 @@ def _trace_command(argv: list[str]) -> int:
         return EXIT_ERROR
 
     from tclint.analyzer import project
-    from tclint.analyzer.cache_folders import mark_cache_folder
+    from tclint.analyzer.cache_folders import cache_folder, mark_cache_folder, trace_file
     from tclint.analyzer.config import ConfigError
     from tclint.analyzer.confirm import saved_results
     from tclint.analyzer.confirm.driver import trace
@@ -379,11 +389,12 @@ def _trace_command(argv: list[str]) -> int:
     status = _traced_status(result.cases)
     if status == EXIT_ERROR and not any(c.status == "raised" for c in result.cases):
         return EXIT_ERROR  # nothing ran: no findings to save or show
-    mark_cache_folder(settings.base_dir / RESULTS_FOLDER)
-    try:  # where the editor finds the last trace's verdicts
-        saved_results.save(settings.base_dir / saved_results.TRACE_FILE, result.diagnostics)
-    except OSError:
-        pass
+    saved = trace_file(settings, root)  # where the editor finds the last trace's verdicts
+    try:
+        mark_cache_folder(cache_folder(settings, root))
+        saved_results.save(saved, result.diagnostics)
+    except OSError as exc:
+        print(f"tclint: warning: cannot save the trace to {saved}: {exc.strerror or exc}", file=sys.stderr)
     _emit(render(args.format, result.diagnostics, _stats(project.LintResult(result.diagnostics, static.files))),
           args.output_file)
     return status
@@ -409,23 +420,26 @@ def _traced_status(cases) -> int:
 
 def _clean_command(argv: list[str]) -> int:
     p = argparse.ArgumentParser(
-        prog="tclint clean", description="Remove tclint's caches (lint summaries, confirmation results, the "
-                                         "last trace) from the project that holds PATH and the folders under it.")
+        prog="tclint clean",
+        description=_wrap("Remove the cache folder of the project that holds PATH (lint summaries, confirmation "
+                          "results, the last trace) and any .tclint_cache under PATH. The per-user folder "
+                          "keeps only the key that signs entries: it stays."))
     p.add_argument("path", nargs="?", default=".", metavar="PATH", help="where to start (default: .)")
     p.add_argument("--config", metavar="FILE", help="use this pyproject.toml or tclint.toml")
+    p.add_argument("--cache-dir", metavar="DIR", help="the cache folder, as given to `tclint --cache-dir`")
     args = p.parse_args(argv)
     from pathlib import Path
 
     from tclint.analyzer.cache_folders import cache_folders, remove_folder
     from tclint.analyzer.config import ConfigError
-    from tclint.analyzer.settings_resolution import resolve_settings
+    from tclint.analyzer.settings_resolution import Overrides, resolve_settings
 
     start = Path(args.path)
     if not start.is_dir():
         print(f"tclint clean: error: {args.path}: no such folder", file=sys.stderr)
         return EXIT_ERROR
     try:
-        settings = resolve_settings(start, config=args.config)
+        settings = resolve_settings(start, config=args.config, overrides=Overrides(cache_dir=args.cache_dir))
     except ConfigError as exc:
         print(f"tclint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
@@ -436,7 +450,8 @@ def _clean_command(argv: list[str]) -> int:
             print(f"tclint clean: cannot remove {folder}: {problem}", file=sys.stderr)
             status = EXIT_ERROR
         else:
-            print(f"Removed {folder}", file=sys.stderr)
+            print(f"Removed {folder}" if not folder.exists() else f"Removed tclint's entries from {folder}",
+                  file=sys.stderr)
     return status
 
 

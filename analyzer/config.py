@@ -94,7 +94,7 @@ _KEYS = {
     "assume-forward-compiled": "true or false",
     "severity": 'table of code or prefix = "error" | "warning" | "info" | "hint"',
     "max-file-size": "size in bytes (integer)",
-    "cache-dir": "ignored: the cache is per user (--cache-dir or TCLINT_CACHE_DIR move it)",
+    "cache-dir": "ignored: a repository does not choose the cache folder (--cache-dir or TCLINT_CACHE_DIR move it)",
     "respect-gitignore": "true or false",
     "dynamo": "table with " + ", ".join(DYNAMO_KEYS),
     "confirm": "table with " + ", ".join(_CONFIRM_KEYS),

@@ -13,6 +13,7 @@ import libcst as cst
 
 from tclint.analyzer import parse_guard, regions
 from tclint.analyzer.cache import SummaryCache, run_cache_key, summary_key
+from tclint.analyzer.cache_folders import cache_folder
 from tclint.analyzer.config import Settings
 from tclint.analyzer.diagnostic import ChainStep, Diagnostic, Span
 from tclint.analyzer.discovery import NotASourceFile, SourceFile, discover, read_source
@@ -103,7 +104,7 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
     notebooks: dict[str, Notebook] = {}
     unreadable: dict[str, str] = {}
     inputs = _read_files(files, settings, notices, notebooks, unreadable)
-    cache = SummaryCache(Path(settings.cache_dir) if settings.cache_dir else None) if use_cache else None
+    cache = SummaryCache(cache_folder(settings)) if use_cache else None
     run_key = None
     if cache is not None:
         # Nothing changed since the last run with these settings: reuse its findings whole.
@@ -120,6 +121,8 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
         diagnostics = [notebooks[d.path].to_cells(d) if d.path in notebooks else d for d in diagnostics]
     if cache is not None:
         cache.put_run(str(settings.base_dir), run_key, diagnostics)
+        if cache.problem:
+            notices.append(cache.problem)
     return LintResult(diagnostics=diagnostics, files=len(files), notices=notices)
 
 

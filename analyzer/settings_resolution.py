@@ -86,6 +86,10 @@ def describe_settings(settings: Settings, anchor: Path) -> str:
             continue
         value = getattr(settings, f.name)
         key = f.name.replace("_", "-")
+        if f.name == "cache_dir":  # the folder in use, chosen or not (as ruff shows it)
+            from tclint.analyzer.cache_folders import cache_folder
+
+            value = str(cache_folder(settings))
         if f.name in ("dynamo", "confirm"):
             for sub in fields(value):  # these tables keep Python's spelling
                 lines.append(f"{key}.{sub.name} = {_show(getattr(value, sub.name), sub.name in _TABLES)}")

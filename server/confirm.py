@@ -182,6 +182,7 @@ def project_files(key: Path, settings) -> list:
 def run_confirm(req: ConfirmRequest, static: list, store: ConfirmStore,
                 progress: Callable[[int, int, str], None], cancelled: Callable[[], bool]) -> ConfirmOutcome:
     """On the confirm thread: run the example modules one by one, then merge."""
+    from tclint.analyzer.cache_folders import cache_folder
     from tclint.analyzer.confirm.driver import DEFAULT_TIMEOUT, confirm, default_python, example_modules, merge
 
     cfg = getattr(req.settings, "confirm", None)
@@ -206,9 +207,9 @@ def run_confirm(req: ConfirmRequest, static: list, store: ConfirmStore,
     module_paths = {str(f.path) for f in modules}
     example_paths = {str(m.path) for m in all_modules}
     plain = [f for f in files if str(f.path) not in example_paths]
-    # Without a config file, base_dir is the working directory, which the server never uses.
-    base = req.settings.base_dir if getattr(req.settings, "source", None) is not None else req.key
-    cache_dir = Path(base) / ".tclint" / "confirm"
+    # Without a config file, the project's root is the workspace folder, never the server's
+    # working directory.
+    cache_dir = cache_folder(req.settings, Path(req.key))
     previous = store.previous(req.key, hashes)
     run_cases: dict[str, list] = {}
     torch_version = None

@@ -188,9 +188,9 @@ class DocumentLifecycle:
         """Verdicts `tclint trace` saved for this project, when that file is new or changed."""
         from tclint.analyzer.confirm import saved_results
 
-        settings = self.index.project(key).settings
-        base = settings.base_dir if settings is not None and settings.source is not None else key
-        path = base / saved_results.TRACE_FILE
+        from tclint.analyzer.cache_folders import trace_file
+
+        path = trace_file(self.index.project(key).settings, key)
         try:
             stamp = path.stat().st_mtime_ns
         except OSError:

@@ -36,7 +36,9 @@ class Project:
         if self.cache is None:
             from tclint.analyzer.cache import SummaryCache
 
-            self.cache = SummaryCache() if self.indexed else False
+            from tclint.analyzer.cache_folders import cache_folder
+
+            self.cache = SummaryCache(cache_folder(self.settings, self.root)) if self.indexed else False
         return self.cache or None
 
 

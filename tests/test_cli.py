@@ -205,13 +205,17 @@ def test_add_noqa_silences_every_finding_once(project):
 
 
 def test_clean_removes_the_caches(project):
-    assert run("bad.py", cwd=project).returncode == 1
-    (project / ".tclint" / "confirm").mkdir(parents=True)
+    from tclint.analyzer.cache_folders import CACHEDIR_TAG
+
+    assert run("bad.py", cwd=project, env={"TCLINT_CACHE_DIR": ""}).returncode == 1  # in the project
+    assert (project / ".tclint_cache").is_dir()
+    (project / ".tclint" / "confirm").mkdir(parents=True)  # where tclint 0.1 kept confirmations
+    (project / ".tclint" / "CACHEDIR.TAG").write_text(CACHEDIR_TAG)
     nested = project / "sub" / ".tclint_cache"
     nested.mkdir(parents=True)
     keep = project / ".venv" / ".tclint_cache"  # not ours to walk into
     keep.mkdir(parents=True)
-    proc = run("clean", cwd=project)
+    proc = run("clean", cwd=project, env={"TCLINT_CACHE_DIR": ""})
     assert proc.returncode == 0, proc.stderr
     assert not (project / ".tclint_cache").exists() and not (project / ".tclint").exists()
     assert not nested.exists() and keep.exists()
@@ -228,6 +232,41 @@ def test_clean_leaves_a_configured_folder_that_is_not_a_cache(project):
 
 def test_exit_zero_flag(project):
     assert run("--no-cache", "--exit-zero", "bad.py", cwd=project).returncode == 0
+
+
+def test_ruffs_short_flags(project):
+    proc = run("-n", "-e", "bad.py", cwd=project, env={"TCLINT_CACHE_DIR": ""})  # --no-cache --exit-zero
+    assert proc.returncode == 0 and "TC102" in proc.stdout
+    assert not (project / ".tclint_cache").exists()
+
+
+def test_silent_prints_nothing_and_keeps_the_exit_status(project):
+    proc = run("--no-cache", "-s", "bad.py", cwd=project)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (1, "", "")
+    proc = run("--no-cache", "--silent", "good.py", cwd=project)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    report = project / "report.json"
+    proc = run("--no-cache", "-s", "--format", "json", "-o", str(report), "bad.py", cwd=project)
+    assert proc.stderr == "" and json.loads(report.read_text())["stats"]["diagnostics"] == 2
+    # What could not be linted is still said: an exit status of 2 needs its reason.
+    proc = run("--no-cache", "-s", "nope.py", cwd=project)
+    assert proc.returncode == 2 and "nope.py: no such file or directory" in proc.stderr
+
+
+def test_quiet_drops_warnings_but_not_the_report(project):
+    (project / ".tclint_cache").write_text("")  # the cache folder cannot be made: a warning
+    loud = run("bad.py", cwd=project, env={"TCLINT_CACHE_DIR": ""})
+    assert "tclint: warning: cannot write the cache" in loud.stderr
+    quiet = run("-q", "bad.py", cwd=project, env={"TCLINT_CACHE_DIR": ""})
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (1, loud.stdout, "")
+
+
+def test_show_settings_names_the_cache_folder(project, tmp_path):
+    (project / "pyproject.toml").write_text("[tool.tclint]\n")
+    shown = run("--show-settings", "bad.py", cwd=project, env={"TCLINT_CACHE_DIR": ""}).stdout.splitlines()
+    assert f'cache-dir = {json.dumps(str(project.resolve() / ".tclint_cache"))}' in shown
+    moved = run("--show-settings", "--cache-dir", str(tmp_path / "c"), "bad.py", cwd=project).stdout
+    assert f'cache-dir = {json.dumps(str((tmp_path / "c").resolve()))}' in moved.splitlines()
 
 
 def test_json_contract(project):
@@ -318,7 +357,7 @@ def test_cache_rerun_gives_same_output(project):
     first = run("bad.py", cwd=project)
     second = run("bad.py", cwd=project)
     assert first.stdout == second.stdout and second.returncode == 1
-    assert not (project / ".tclint_cache").exists()  # the cache is per user, never in the tree
+    assert not (project / ".tclint_cache").exists()  # TCLINT_CACHE_DIR (set for the tests) moves it
 
 
 def test_bad_input_never_tracebacks(tmp_path):

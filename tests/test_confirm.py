@@ -163,7 +163,10 @@ def test_recompilations_are_reported_in_words(confirmed):
 
 def test_results_are_cached(confirmed):
     root, first = confirmed
-    assert (root / ".tclint" / "confirm").is_dir()
+    from tclint.analyzer.cache_folders import cache_folder
+    from tclint.analyzer.config import Settings
+
+    assert (cache_folder(Settings(), root) / "confirm").is_dir()
     again = subprocess.run(
         [sys.executable, "-m", "tclint.analyzer", "confirm", "--format", "json", "--example-timeout", "3", "."],
         cwd=root, capture_output=True, text=True, timeout=120,
@@ -195,7 +198,10 @@ def test_trace_runs_a_script_with_capture(tmp_path):
     assert (d["line"], d["code"], d["confirmed"]) == (7, "TC102", True)
     from tclint.analyzer.confirm import saved_results
 
-    hashes, saved = saved_results.load(tmp_path / ".tclint" / "trace.json")
+    from tclint.analyzer.cache_folders import trace_file
+    from tclint.analyzer.config import Settings
+
+    hashes, saved = saved_results.load(trace_file(Settings(), tmp_path))
     assert [(d.code, d.line, d.confirmed) for d in saved] == [("TC102", 7, True)]
     assert str((tmp_path / "train.py").resolve()) in hashes
 
@@ -250,7 +256,10 @@ def test_submitit_executor_runs_examples_as_jobs(tmp_path):
     assert proc.returncode == 1, proc.stderr
     (d,) = json.loads(proc.stdout)["diagnostics"]
     assert (d["code"], d["confirmed"]) == ("TC102", True)
-    assert (tmp_path / ".tclint" / "submitit").is_dir()
+    from tclint.analyzer.cache_folders import cache_folder
+    from tclint.analyzer.config import Settings
+
+    assert (cache_folder(Settings(), tmp_path) / "submitit").is_dir()
 
 
 def test_missing_torch_is_a_clear_message(tmp_path):

@@ -1,5 +1,6 @@
-"""The cache holds data that cannot run code, lives where the user (not the repository)
-says, and any entry that is not tclint's own, whole and current is a miss."""
+"""The cache holds data that cannot run code, lives where tclint or the user (never the
+repository's config) says, and any entry that is not tclint's own, whole and current is a miss.
+Where it lives, and what a tree plants there: test_cache_folder.py."""
 from __future__ import annotations
 
 import json
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tclint.analyzer import cache_codec
-from tclint.analyzer.cache import SummaryCache, cache_directory, summary_key
+from tclint.analyzer.cache import SummaryCache, summary_key, user_folder
 from tclint.analyzer.config import Settings
 from tclint.analyzer.project import lint_paths, summarize
 
@@ -21,8 +22,10 @@ BAD = "import torch\n\n@torch.compile\ndef f(x):\n    return x.sum().item()\n"
 
 @pytest.fixture
 def cache_dir(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "user-cache"
+    """The cache folder (TCLINT_CACHE_DIR), and a per-user folder of this test's own."""
+    folder = tmp_path / "cache"
     monkeypatch.setenv("TCLINT_CACHE_DIR", str(folder))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
     return folder
 
 
@@ -40,27 +43,27 @@ def _project(tmp_path: Path) -> Path:
 
 
 def _entries(cache_dir: Path) -> list[Path]:
-    """Summary and run entries (not the secret, CACHEDIR.TAG or .gitignore at the top)."""
+    """Summary and run entries (not CACHEDIR.TAG or .gitignore at the top)."""
     return [p for p in cache_dir.rglob("*") if p.is_file() and p.parent != cache_dir]
 
 
-def test_per_user_location(monkeypatch, tmp_path):
-    monkeypatch.delenv("TCLINT_CACHE_DIR", raising=False)
+def test_the_per_user_folder_holds_the_key(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("TCLINT_CACHE_DIR", str(tmp_path / "mine"))  # moves the cache, not the key
     if sys.platform.startswith("linux"):
-        assert cache_directory() == tmp_path / "xdg" / "tclint"
-    monkeypatch.setenv("TCLINT_CACHE_DIR", str(tmp_path / "mine"))
-    assert cache_directory() == tmp_path / "mine"
+        assert user_folder() == tmp_path / "xdg" / "tclint"
 
 
 def test_the_folder_is_marked_as_a_cache(cache_dir, tmp_path):
     _lint(_project(tmp_path))
     assert (cache_dir / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
-    assert (cache_dir / ".gitignore").read_text() == "*\n"
-    assert (cache_dir / "secret").stat().st_mode & 0o077 == 0
+    assert "*" in (cache_dir / ".gitignore").read_text().splitlines()
+    assert not (cache_dir / "secret").exists()
+    assert (user_folder() / "secret").stat().st_mode & 0o077 == 0
+    assert user_folder().stat().st_mode & 0o077 == 0
 
 
-def test_a_repository_cannot_choose_the_cache_folder(cache_dir, tmp_path):
+def test_a_repository_cannot_choose_the_cache_folder(cache_dir, tmp_path, monkeypatch):
     project = _project(tmp_path)
     (project / "tclint.toml").write_text('cache-dir = "../elsewhere"\n')
     from tclint.analyzer.settings_resolution import resolve_settings
@@ -69,6 +72,10 @@ def test_a_repository_cannot_choose_the_cache_folder(cache_dir, tmp_path):
     assert not (tmp_path / "elsewhere").exists()
     assert not (project / ".tclint_cache").exists()
     assert _entries(cache_dir)
+    monkeypatch.delenv("TCLINT_CACHE_DIR")  # tclint's own choice: the project root
+    lint_paths([project], resolve_settings(project), jobs=1)
+    assert not (tmp_path / "elsewhere").exists()
+    assert _entries(project / ".tclint_cache")
 
 
 def test_warm_runs_give_the_cold_findings(cache_dir, tmp_path):
@@ -144,8 +151,8 @@ def test_a_foreign_valid_entry_is_a_miss(cache_dir, tmp_path):
     assert _lint(project) == cold
 
 
-def test_what_the_codec_does_not_know_is_not_cached(tmp_path):
-    cache = SummaryCache(tmp_path)
+def test_what_the_codec_does_not_know_is_not_cached(cache_dir):
+    cache = SummaryCache(cache_dir)
     cache.put("ab" + "0" * 38, {"x": object()})
     assert cache.get("ab" + "0" * 38) is None
 

@@ -1,4 +1,4 @@
-"""`.tclint/trace.json` comes with the repository: tclint reads it as untrusted data. Only a
+"""The saved trace (in `.tclint_cache/traces/`) may come with the repository: tclint reads it as untrusted data. Only a
 regular file within the size limit counts, a row with wrong types is dropped (the others
 stay), and a row adds a verdict to a static finding without changing what it says."""
 from __future__ import annotations

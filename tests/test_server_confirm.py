@@ -125,6 +125,11 @@ async def test_confirm_file_marks_findings(trusted: LanguageClient):
 
 async def test_confirm_disabled_runs_nothing(untrusted: LanguageClient):
     client = untrusted
+    from tclint.analyzer.cache_folders import cache_folder
+    from tclint.analyzer.config import Settings
+
+    results = cache_folder(Settings(), client.ws_root) / "confirm"
+    before = sorted(results.iterdir()) if results.is_dir() else []
     editor = Editor(client, client.ws_root, client.spec, client.init_result)
     uri = editor.open("models.py", MODELS)
     await editor.diagnostics(uri, lambda d: "TC102" in codes(d))
@@ -135,7 +140,7 @@ async def test_confirm_disabled_runs_nothing(untrusted: LanguageClient):
     shown = [m for m in client.messages if "disabled" in m.message]
     assert len(shown) == 2 and all(m.type == types.MessageType.Error for m in shown)
     assert not [t for t in client.progress_reports if "confirm" in str(t)]
-    assert not (client.ws_root / ".tclint" / "confirm").exists()
+    assert (sorted(results.iterdir()) if results.is_dir() else []) == before
 
 
 # Dynamo configured where static analysis cannot see it: `.item()` no longer breaks.

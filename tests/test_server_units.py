@@ -383,13 +383,15 @@ def test_parse_pool_in_a_process_and_recovery():
 def test_index_uses_the_summary_cache(tmp_path, monkeypatch):
     from tclint.analyzer.config import Settings
 
+    monkeypatch.delenv("TCLINT_CACHE_DIR")  # where it goes for a user: the workspace's own folder
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
     (tmp_path / "m.py").write_text(SAMPLE)
     index = WorkspaceIndex()
     index.set_folders([tmp_path])
     key = tmp_path.resolve()
     index.project(key).settings = Settings()
     index.index_project(key)
-    assert not (tmp_path / ".tclint_cache").exists()  # the cache is per user, never in the tree
+    assert list((tmp_path / ".tclint_cache").glob("*/*/*"))  # as the CLI's: .tclint_cache at the root
     # A second server start reads the summaries back instead of parsing.
     again = WorkspaceIndex()
     again.set_folders([tmp_path])

@@ -25,8 +25,8 @@ SCRIPT = textwrap.dedent("""
 """)
 
 
-def trace(cwd: Path, *command: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+def trace(cwd: Path, *command: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    env = env or {**os.environ, "PYTHONIOENCODING": "utf-8"}
     return subprocess.run([sys.executable, "-m", "tclint.analyzer", "trace", "--", *command], cwd=cwd,
                           capture_output=True, text=True, env=env, timeout=300)
 
@@ -63,11 +63,14 @@ def test_exit_status_is_the_scripts(tmp_path, argument, status):
     (tmp_path / "train.py").write_text(SCRIPT)
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
     subprocess.run(["git", "add", "train.py"], cwd=tmp_path, check=True)
-    proc = trace(tmp_path, sys.executable, "train.py", argument)
+    # Where a user's trace goes: not the tests' TCLINT_CACHE_DIR.
+    env = {k: v for k, v in os.environ.items() if k != "TCLINT_CACHE_DIR"}
+    proc = trace(tmp_path, sys.executable, "train.py", argument, env={**env, "PYTHONIOENCODING": "utf-8"})
     assert proc.returncode == status, proc.stderr[-2000:]
     assert "train.py:7:12: TC102" in proc.stdout and "[confirmed by Dynamo]" in proc.stdout
-    # The saved trace sits in a folder that tells git and backup tools to leave it alone.
-    assert (tmp_path / ".tclint" / "trace.json").is_file()
-    assert (tmp_path / ".tclint" / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    # The saved trace sits in the project's cache folder, which git and backup tools leave alone.
+    assert len(list((tmp_path / ".tclint_cache" / "traces").glob("*.json"))) == 1
+    tag = tmp_path / ".tclint_cache" / "CACHEDIR.TAG"
+    assert tag.read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
     status_lines = subprocess.run(["git", "status", "--porcelain"], cwd=tmp_path, capture_output=True, text=True).stdout
-    assert "?? .tclint/" not in status_lines.splitlines()
+    assert status_lines.splitlines() == ["A  train.py"]

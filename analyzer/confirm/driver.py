@@ -3,7 +3,6 @@ static findings (`confirmed` true/false, and new findings for breaks nobody pred
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from tclint.analyzer.cache import ConfirmResults
 from tclint.analyzer.confirm import recompiles, verdicts
 from tclint.analyzer.confirm.module_run import read_events, run_module
 from tclint.analyzer.confirm.statements import same_statement, statement_span
@@ -136,11 +136,12 @@ def confirm(files, root: Path, static: list[Diagnostic], python: str, device: st
             all_recompiles: bool = False) -> ConfirmResult:
     """Run every example module (each case within `timeout` seconds and `memory_mb` of address
     space) and merge. With `cancelled`, a cancel kills the running example at once; the
-    result then holds the cases that finished."""
+    result then holds the cases that finished. `cache_dir`: the project's cache folder, whose
+    `confirm/` keeps each module's result."""
     modules = example_modules(files)
     by_path = {str(f.path): f for f in files}
     fingerprint = _files_fingerprint(files, python, device)
-    cache = _ConfirmCache(cache_dir) if cache_dir else None
+    cache = ConfirmResults(cache_dir) if cache_dir else None  # signed: the folder is in the tree
     executor = executor or LocalExecutor(jobs, cancelled)
     memory_mb = default_memory_mb() if memory_mb is None else memory_mb
     raws: dict[int, dict] = {}
@@ -335,24 +336,6 @@ def _torch_stamp(python: str) -> str:
         return subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=60).stdout.strip()
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
-
-
-class _ConfirmCache:
-    def __init__(self, directory: Path):
-        self.directory = directory
-
-    def get(self, key: str):
-        try:
-            return json.loads((self.directory / f"{key}.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-
-    def put(self, key: str, value) -> None:
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            (self.directory / f"{key}.json").write_text(json.dumps(value), encoding="utf-8")
-        except OSError:
-            pass
 
 
 def default_python() -> str:

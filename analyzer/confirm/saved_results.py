@@ -1,7 +1,8 @@
-"""Dynamo's verdicts saved for the editor: `tclint trace` writes `.tclint/trace.json`, the
-language server lays it over its findings for as long as each file is unchanged.
+"""Dynamo's verdicts saved for the editor: `tclint trace` writes them in the project's cache
+folder (`.tclint_cache/traces/`, see cache_folders.trace_file), the language server lays them
+over its findings for as long as each file is unchanged.
 
-The file sits in the repository, so whoever wrote it is not trusted: it is read only when it
+The file sits in the tree, so whoever wrote it is not trusted: it is read only when it
 is a regular file within a size limit, each row is checked against a small schema (a row that
 fails is dropped with a log line, the others still count), and a row never says anything
 itself about a static finding: it carries a verdict (confirmed or not, the observed Gb_type)
@@ -21,7 +22,6 @@ from typing import Callable
 
 from tclint.analyzer.diagnostic import Diagnostic, Severity, Span
 
-TRACE_FILE = Path(".tclint") / "trace.json"
 MAX_BYTES = 8 * 1024 * 1024
 MAX_ROWS = 20_000
 MAX_TEXT = 1_000  # characters of a TC900/TC901 message, or of a Gb_type
