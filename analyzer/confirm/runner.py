@@ -247,6 +247,9 @@ def run(module_path: str, root: str, device_name: str, start: int, events: Event
             return events.write("error", error="no-cuda", torch_version=torch.__version__,
                                 message="--device cuda, but torch.cuda.is_available() is False")
         device = torch.device("cuda")
+        # Tensors the examples create without a device (`torch.ones(t, t)`) land there too,
+        # as they do when a training script sets its default device.
+        torch.set_default_device(device)
     _warm_up(torch)
     events.write("started", torch_version=torch.__version__, device=str(device or "cpu"))
     try:
@@ -302,9 +305,8 @@ def _failure(exc: BaseException) -> str:
         cause = cause.__cause__
     if cause is not exc:
         text += f" (cause: {_first_line(cause)})"
-    stack = list(getattr(exc, "real_stack", None) or [])
-    stack = stack or [f for f in traceback.extract_tb(exc.__traceback__)
-                      if f"{os.sep}torch{os.sep}" not in f.filename and f.filename != __file__]
+    frames = list(getattr(exc, "real_stack", None) or []) or traceback.extract_tb(exc.__traceback__)
+    stack = [f for f in frames if f"{os.sep}torch{os.sep}" not in f.filename and f.filename != __file__]
     if stack:
         text += f" (at {os.path.basename(stack[-1].filename)}:{stack[-1].lineno})"
     return text[:2000]
