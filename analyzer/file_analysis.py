@@ -820,7 +820,9 @@ class FileAnalyzer(cst.CSTVisitor):
 
     def _visit_boolean_operation(self, node: cst.BooleanOperation) -> None:
         left = self.facts.value_under_dynamo(node.left)
-        if isinstance(left, tf.Pending) and left.value is not isinstance(node.operator, cst.And):
+        if left is not isinstance(node.operator, cst.And) and isinstance(left, bool):
+            self._eager_blocks.add(id(node.right))  # `not is_compiling() and ...`: never traced
+        elif isinstance(left, tf.Pending) and left.value is not isinstance(node.operator, cst.And):
             self._guarded.setdefault(id(node.right), left.refs)
 
     def _visit_block(self, node: cst.IndentedBlock) -> None:

@@ -384,9 +384,9 @@ class Facts:
         if isinstance(node, cst.UnaryOperation):
             inner = self.kind(node.expression)
             if isinstance(node.operator, cst.Not):
-                if inner in TENSORS:
-                    return BOOL_TENSOR
-                return inner if isinstance(inner, frozenset) or inner == NDARRAY else STATIC
+                # a Python bool: `not t` reads the tensor there (a finding of its own), and
+                # what Dynamo resumes with is the bool
+                return STATIC if inner != UNKNOWN else UNKNOWN
             if isinstance(node.operator, cst.BitInvert) and inner == BOOL_TENSOR:
                 return BOOL_TENSOR
             return TENSOR if inner in (INPUT, BOOL_TENSOR) else inner

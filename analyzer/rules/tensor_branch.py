@@ -202,6 +202,14 @@ class TensorBranch(Rule):
         Example("""
             import torch
             @torch.compile
+            def f(x, ids, strict: bool = True):
+                if strict and not ids.any():
+                    return x
+                return x + 1
+        """, call="f(torch.ones(3), torch.zeros(3))"),
+        Example("""
+            import torch
+            @torch.compile
             def f(ids):
                 valid = ids.dim() == 2 and not (ids < 0).any()
                 return ids + 1, valid
@@ -216,16 +224,19 @@ class TensorBranch(Rule):
     ]
 
     def _check(self, test: cst.BaseExpression) -> None:
-        self._tested.update(id(n) for n in _negations(test))
+        shown = test  # `if not t:` is reported as a branch on `not t`
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            self._tested.add(id(test))
+            test = test.expression
         value = self.facts.value(test)
         if value.is_tensor or value.kind is Kind.NDARRAY:
-            named, said = value_text(test), self._where_from(test)
+            named, said = value_text(shown), self._where_from(test)
             what = "a NumPy value, which Dynamo traces as a tensor" if value.kind is Kind.NDARRAY else "a tensor"
             if named:
                 message = f"branching on `{named}`, {what}{f' ({said})' if said else ''}, breaks the graph"
             else:
                 message = f"{self.message} ({said})" if said else None
-            self.report(test, message, condition=_with_numpy_returns(value.condition))
+            self.report(shown, message, condition=_with_numpy_returns(value.condition))
 
     def _where_from(self, test: cst.BaseExpression) -> str | None:
         """"`peak`, a tensor returned by `torch.amax`" for the first name in the test whose
@@ -266,13 +277,14 @@ class TensorBranch(Rule):
         self._check(node.left)
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
-        # `not t` asks for the truth of `t` wherever it stands; in a test, the test says so.
+        # `not t` asks for the truth of `t` wherever it stands, in a test or not; a test that
+        # is one `not` says so itself.
         if not isinstance(node.operator, cst.Not) or id(node) in self._tested:
             return
         value = self.facts.value(node.expression)
         if value.is_tensor or value.kind is Kind.NDARRAY:
             named = value_text(node.expression)
-            what = f"`{named}`, {value.kind.value}" if named else value.kind.value
+            what = f"`{named}`, {value.kind.value}," if named else value.kind.value
             self.report(node, f"`not` on {what} reads its value; the graph breaks here",
                         condition=_with_numpy_returns(value.condition), graph_break=hazards.DATA_DEPENDENT_OP)
 
@@ -283,18 +295,6 @@ def _with_numpy_returns(condition):
         return condition
     calls = {f"d:{ref}" for ref in condition if ref[:2] in ("f:", "m:", "s:", "n:")}
     return type(condition)(condition | calls) if calls else condition
-
-
-def _negations(test: cst.BaseExpression):
-    """The `not`s that a checked test holds, down through `and`/`or`/`not`."""
-    todo = [test]
-    while todo:
-        e = todo.pop()
-        if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Not):
-            yield e
-            todo.append(e.expression)
-        elif isinstance(e, cst.BooleanOperation):
-            todo += [e.left, e.right]
 
 
 def _constant_text(node: cst.BaseExpression) -> bool:
