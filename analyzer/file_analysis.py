@@ -103,6 +103,13 @@ class FileAnalyzer(cst.CSTVisitor):
         # Names bound to literal sequences (`models = [A(), B()]`) and loop variables over
         # them, so `torch.compile(m) for m in models` finds its targets.
         self._literal_names: dict[str, list] = {}
+        # (function key, local name) -> every project class an assignment builds into it, and
+        # every callable one stores in it (`step = self._make_step(...)`, `fn = getattr(self, name)`)
+        self._built_classes: dict[tuple[str, str], list[str]] = {}
+        self._local_callables: dict[tuple[str, str], frozenset] = {}
+        # Module-level literal tables of strings (`MODES = {Mode.A: "_sample", ...}`) -> the
+        # strings, for `getattr(self, MODES[mode])`.
+        self._string_tables: dict[str, tuple[str, ...]] = {}
         self._loop_sources: dict[str, list] = {}
         self._eager_depth = 0
         self._training_blocks: set[int] = set()  # ids of subtrees that run only when self.training
@@ -347,6 +354,7 @@ class FileAnalyzer(cst.CSTVisitor):
         compiled = disabled = False
         is_static = False
         dynamo_patch: dict[str, object] = {}
+        decorators = []
         for dec in node.decorators:
             qual = self.facts.qualname(_decorator_target(dec))
             if qual in COMPILE_NAMES:
@@ -357,6 +365,10 @@ class FileAnalyzer(cst.CSTVisitor):
                 dynamo_patch.update(_patch_values(dec.decorator))
             elif dotted_name(dec.decorator) == "staticmethod":
                 is_static = True
+            else:
+                ref = self._decorator_ref(dec.decorator)
+                if ref is not None:
+                    decorators.append(ref)
         # an autograd Function's forward gets what `.apply` is given, tensors or not
         root_like = compiled or (cls is not None and node.name.value == "forward" and not any(
             base.endswith("autograd.Function") for base in self.summary.classes[cls.key].bases))
@@ -384,6 +396,7 @@ class FileAnalyzer(cst.CSTVisitor):
         summary = FunctionSummary(
             key=key, name=node.name.value, span=None, class_key=cls.key if cls else None,
             compiled=compiled, disabled=disabled, dynamo_patch=dynamo_patch, inputs=frozenset(inputs),
+            decorators=tuple(decorators),
         )
         self.summary.functions[key] = summary
         self.span_later(summary, node.name)
@@ -424,6 +437,10 @@ class FileAnalyzer(cst.CSTVisitor):
         if fn is not None and node.value is not None and not self._tensor_branch_depth:
             fn.returns.append(self.facts.kind(node.value))
         if fn is not None and node.value is not None:
+            returned = self._returned_callables(node.value)
+            if returned:
+                summary = self.summary.functions[fn.key]
+                summary.returns_callables = summary.returns_callables | returned
             fn.dynamo_returns.append(_LITERAL if tf.is_literal(node.value) else self.facts.value_under_dynamo(node.value))
 
     def _dotted(self, name: str) -> str:
@@ -476,6 +493,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 cls_name = self._constructed_class(value)
                 if cls_name:
                     fn.instance_classes[target.value] = cls_name
+                    self._built_classes.setdefault((fn.key, target.value), []).append(cls_name)
                 else:
                     fn.instance_classes.pop(target.value, None)
             elif not self._class_stack:
@@ -612,7 +630,8 @@ class FileAnalyzer(cst.CSTVisitor):
         if fn is None or self._eager_depth:
             return
         ref = self._call_ref(node, qual)
-        if ref is not None:
+        refs = [ref] if ref is not None else self._local_call_refs(node.func)
+        for ref in refs:
             site = CallSite(ref=ref, span=None, args=self._arg_kinds(node),
                             keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword},
                             unless=self._unless(), in_loop=self._loop_depth > 0)
@@ -662,14 +681,105 @@ class FileAnalyzer(cst.CSTVisitor):
                     return f"m:{cls_name}:{method}"
             return self._method_by_name(receiver, method)
         if isinstance(func, cst.Name) and facts.function is not None:
-            # a nested def called by name
-            scope = facts.function
-            while scope is not None:
-                nested = f"{scope.key}.{func.value}"
-                if nested in self.summary.functions:
-                    return f"f:{nested}"
-                scope = scope.parent
+            nested = self._nested_def(func.value)
+            if nested is not None:
+                return f"f:{nested}"
         return None
+
+    def _nested_def(self, name: str) -> str | None:
+        """The key of a def named `name` in the current function or one enclosing it."""
+        scope = self.facts.function
+        while scope is not None:
+            nested = f"{scope.key}.{name}"
+            if nested in self.summary.functions:
+                return nested
+            scope = scope.parent
+        return None
+
+    def _local_call_refs(self, func: cst.BaseExpression) -> list[str]:
+        """`check(...)` where `check = StopCheck(...)` (in any arm): the classes' `__call__`;
+        `step(...)` where `step = self._make_step(...)` or `getattr(self, name)`: what they hold."""
+        if not isinstance(func, cst.Name) or self.facts.function is None:
+            return []
+        where = (self.facts.function.key, func.value)
+        classes = self._built_classes.get(where)
+        if classes is None and self.facts.function.lookup(func.value) is None:
+            built = self.facts.module_instances.get(func.value)
+            classes = [built] if built else None
+        refs = [f"m:{cls_name}:__call__" for cls_name in dict.fromkeys(classes or ())
+                if self.facts.is_project_name(cls_name)]
+        return refs + sorted(self._local_callables.get(where, ()))
+
+    def _note_local_callables(self, node: cst.Assign) -> None:
+        fn = self.facts.function
+        if fn is None:
+            return
+        stored = self._value_callables(node.value)
+        if stored:
+            for t in node.targets:
+                if isinstance(t.target, cst.Name):
+                    where = (fn.key, t.target.value)
+                    self._local_callables[where] = self._local_callables.get(where, frozenset()) | stored
+
+    def _value_callables(self, value: cst.BaseExpression) -> frozenset:
+        """What calling a name bound to `value` may run (see returns_callables)."""
+        if isinstance(value, cst.IfExp):
+            return self._value_callables(value.body) | self._value_callables(value.orelse)
+        if (isinstance(value, cst.Call) and len(value.args) >= 2
+                and self.facts.qualname(value.func) == "builtins.getattr"):
+            return self._getattr_methods(value.args[0].value, value.args[1].value)
+        return self._returned_callables(value)
+
+    def _getattr_methods(self, obj: cst.BaseExpression, name: cst.BaseExpression) -> frozenset:
+        """`getattr(self, "name")`, `getattr(type(self), TABLE[key])`: the methods it may name."""
+        facts = self.facts
+        if isinstance(obj, cst.Call) and facts.qualname(obj.func) == "builtins.type" and len(obj.args) == 1:
+            obj = obj.args[0].value
+        elif isinstance(obj, cst.Attribute) and obj.attr.value == "__class__":
+            obj = obj.value
+        cls = facts._class_dotted()
+        if not facts.is_self(obj) or cls is None:
+            return frozenset()
+        if isinstance(name, cst.SimpleString):
+            names = (name.evaluated_value,)
+        elif isinstance(name, cst.Subscript) and isinstance(name.value, cst.Name):
+            names = self._string_tables.get(name.value.value, ())
+        else:
+            names = ()
+        return frozenset(f"m:{cls}:{n}" for n in names if isinstance(n, str) and n.isidentifier())
+
+    def _named_callable(self, expr: cst.BaseExpression) -> str | None:
+        """A reference to the project function, class or method an expression names."""
+        if isinstance(expr, cst.Name) and self.facts.function is not None:
+            nested = self._nested_def(expr.value)
+            if nested is not None:
+                return f"f:{nested}"
+        if isinstance(expr, cst.Attribute) and self.facts.is_self(expr.value):
+            return f"m:{self.facts._class_dotted()}:{expr.attr.value}"
+        qual = self.facts.qualname(expr)
+        return f"f:{qual}" if qual and self.facts.is_project_name(qual) else None
+
+    def _decorator_ref(self, expr: cst.BaseExpression) -> str | None:
+        """`@deco` -> the decorator; `@factory(...)` -> what the factory returns ("r:...")."""
+        if isinstance(expr, cst.Call):
+            ref = self._named_callable(expr.func)
+            return f"r:{ref}" if ref is not None else None
+        return self._named_callable(expr)
+
+    def _returned_callables(self, expr: cst.BaseExpression) -> frozenset:
+        """What a returned expression runs if the caller calls it (see returns_callables)."""
+        if isinstance(expr, cst.IfExp):
+            return self._returned_callables(expr.body) | self._returned_callables(expr.orelse)
+        if isinstance(expr, cst.Call):
+            qual = self.facts.qualname(expr.func)
+            if qual == "functools.partial":
+                ref = self._named_callable(expr.args[0].value) if expr.args and not expr.args[0].keyword else None
+            else:
+                ref = self._call_ref(expr, qual)
+                ref = f"r:{ref}" if ref is not None else None
+        else:
+            ref = self._named_callable(expr)
+        return frozenset((ref,)) if ref is not None else frozenset()
 
     def _method_by_name(self, receiver: cst.BaseExpression, method: str) -> str | None:
         """`obj.method()` on an object of unknown class: the project's methods of that name.
@@ -748,6 +858,13 @@ class FileAnalyzer(cst.CSTVisitor):
             for t in node.targets:
                 if isinstance(t.target, cst.Name):
                     self._literal_names[t.target.value] = [e.value for e in node.value.elements]
+        if self._at_module_level() and isinstance(node.value, (cst.Dict, cst.Tuple, cst.List)):
+            strings = tuple(e.value.evaluated_value for e in node.value.elements
+                            if isinstance(getattr(e, "value", None), cst.SimpleString))
+            for t in node.targets:
+                if strings and isinstance(t.target, cst.Name):
+                    self._string_tables[t.target.value] = strings
+        self._note_local_callables(node)
         self._leave_assign(node)
 
     # -- code Dynamo never traces ---------------------------------------------------------
@@ -1024,6 +1141,9 @@ class _AttributeScan:
             return  # `self.x = None` placeholders say nothing about the eventual kind
         if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == self.self_name:
             self.summary.method_aliases[attr] = value.attr.value  # resolved to a method, if it is one
+        stored = self._stored_callables(value)
+        if stored:
+            self.summary.attr_callables[attr] = self.summary.attr_callables.get(attr, frozenset()) | stored
         kind = self._value_kind(value)
         previous = self.scope.attrs.get(attr)
         self.scope.attrs[attr] = kind if previous is None else tf.join(previous, kind)
@@ -1033,6 +1153,25 @@ class _AttributeScan:
                 self.scope.built_from[attr] = qual
             if qual and not qual.startswith("torch."):
                 self.summary.submodules[attr] = qual
+
+    def _stored_callables(self, value) -> frozenset:
+        """What calling the attribute later may run: a project function stored in it, or
+        what a project factory (`self._make_fn(...)`, `make_fn(...)`) returned."""
+        facts = self.analyzer.facts
+        if isinstance(value, cst.IfExp):
+            return self._stored_callables(value.body) | self._stored_callables(value.orelse)
+        if isinstance(value, cst.Call):
+            func = value.func
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == self.self_name:
+                return frozenset((f"r:m:{self.scope.key}:{func.attr.value}",))
+            qual = facts.qualname(func)
+            if qual == "functools.partial" and value.args and not value.args[0].keyword:
+                qual, prefix = facts.qualname(value.args[0].value), "f:"
+            else:
+                prefix = "r:f:"
+        else:
+            qual, prefix = facts.qualname(value), "f:"
+        return frozenset((prefix + qual,)) if qual and facts.is_project_name(qual) else frozenset()
 
     def _value_kind(self, value):
         facts = self.analyzer.facts

@@ -219,6 +219,7 @@ def _tables(analyzer: FileAnalyzer) -> dict[str, tuple[Any, str]]:
         "local_defs": (analyzer.facts, "local_defs"),
         "compiled_defs": (analyzer, "compiled_defs"),
         "literal_names": (analyzer, "_literal_names"),
+        "string_tables": (analyzer, "_string_tables"),
         "loop_sources": (analyzer, "_loop_sources"),
         "functions": (analyzer.summary, "functions"),
     }

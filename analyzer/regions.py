@@ -66,6 +66,7 @@ class ProjectIndex:
         self._callers_map: dict[str, list[tuple[str, CallSite]]] | None = None
         self._aliases: dict[str, str] | None = None
         self._compiling: dict[str, bool] = {}
+        self._wrappers: dict[str, list[str]] = {}
 
     # -- names ----------------------------------------------------------------------
     def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[str, str] | None:
@@ -185,8 +186,65 @@ class ProjectIndex:
         return None
 
     def resolve_ref(self, ref: CallRef) -> list[str]:
-        """The function keys a call reference can run."""
+        """The function keys a call reference can run: a decorated function's wrappers, and
+        the function itself (which a wrapper calls), unless every wrapper is disabled."""
+        keys = self._resolve_plain(ref)
+        if not any(self.functions[k][1].decorators for k in keys):
+            return keys
+        out: list[str] = []
+        for key in keys:
+            wrappers = self.wrappers(key)
+            if not wrappers or not all(self.functions[w][1].disabled for w in wrappers):
+                out.append(key)
+            out.extend(w for w in wrappers if w not in out)
+        return out
+
+    def wrappers(self, key: str) -> list[str]:
+        """The functions calling a decorated function runs instead of it: what applying each
+        project decorator returns (a wrapper def, a class's `__call__`)."""
+        found = self._wrappers.get(key)
+        if found is None:
+            found = []
+            for dec in self.functions[key][1].decorators:
+                for k in sorted(self.callables("r:" + dec)):
+                    if k in self.functions and k not in found and k != key:
+                        found.append(k)
+            self._wrappers[key] = found
+        return found
+
+    def callables(self, ref: CallRef, _active: set | None = None) -> set[str]:
+        """Function or class keys that calling the value `ref` names runs; "r:<ref>" is the
+        value calling <ref> returns (`functools.partial(g)` runs g, an instance its `__call__`)."""
+        active = _active if _active is not None else set()
+        if ref in active:
+            return set()
+        active.add(ref)
+        if ref.startswith("r:"):
+            found = set()
+            for k in self.callables(ref[2:], active):
+                found |= self.returned_callables(k, active)
+        elif ref.startswith("f:"):
+            resolved = self.resolve_dotted(ref[2:])
+            found = {resolved[1]} if resolved else set()
+        else:
+            found = set(self._resolve_plain(ref))
+        active.discard(ref)
+        return found
+
+    def returned_callables(self, key: str, _active: set | None = None) -> set[str]:
+        """What a value returned by calling `key` runs when it is called in turn."""
+        if key in self.classes:
+            call = self.method(key, "__call__")
+            return {call} if call else set()
+        found = set()
+        for ref in self.functions[key][1].returns_callables:
+            found |= self.callables(ref, _active)
+        return found
+
+    def _resolve_plain(self, ref: CallRef) -> list[str]:
         kind, _, rest = ref.partition(":")
+        if kind == "r":  # a local name holding what a call returned
+            return sorted({run for k in self.callables(ref) if (run := self._run_by_calling(k))})
         if kind == "n":
             found = self.methods_by_name.get(rest, ())
             return list(found) if len(found) <= MAX_CLASSES_BY_NAME else []
@@ -215,14 +273,26 @@ class ProjectIndex:
             return overrides  # an abstract hook implemented by subclasses
         sub = self.submodule_class(cls, name)
         if sub is not None:
-            fwd = self.method(sub, "forward")
-            return [fwd] if fwd else []
+            run = self.method(sub, "forward") or self.method(sub, "__call__")
+            return [run] if run else []
         for k in self.mro(cls):  # `self.step_fn = self._euler_step` in __init__, then `self.step_fn(x)`
             alias = self.classes[k][1].method_aliases.get(name)
             if alias is not None and alias != name:
                 found = self.method(cls, alias)
                 return [found] if found else []
-        return []
+        if name == "__call__" and self.is_module_class(cls):
+            fwd = self.method(cls, "forward")  # calling a module instance runs its forward
+            return [fwd] if fwd else []
+        # `self.grid = self._grid_from(step)` in __init__, where `_grid_from` returns a nested def
+        stored = set()
+        for k in self.mro(cls):
+            for value in self.classes[k][1].attr_callables.get(name, ()):
+                stored |= self.callables(value)
+        return sorted({run for k in stored if (run := self._run_by_calling(k))})
+
+    def _run_by_calling(self, key: str) -> str | None:
+        """The function calling a function or class key runs (a class: its `__init__`)."""
+        return key if key in self.functions else self.method(key, "__init__")
 
     def compiling_predicate(self, refs: frozenset) -> bool:
         """True if one of `refs` is an "am I compiling" predicate, known by what its body
@@ -235,7 +305,7 @@ class ProjectIndex:
         if ref in active:
             return False
         active.add(ref)
-        keys = self.resolve_ref(ref)
+        keys = self._resolve_plain(ref)
         if keys:
             values = [self.functions[k][1].under_dynamo for k in keys]
             result = all(v is True or isinstance(v, frozenset) and any(self._is_compiling(r, active) for r in v)

@@ -16,6 +16,10 @@ from tclint.analyzer.knowledge.hazards import GraphBreak
 #   "m:pkg.mod:Class:method"  a method looked up along Class's bases
 #   "s:pkg.mod:Class:method"  super().method from Class
 #   "n:method"                obj.method() on an object of unknown class, by method name
+#   "r:<call ref>"            what calling <call ref> returns, called in turn (a wrapper a
+#                             decorator returns, a nested def a factory returns, an instance's
+#                             `__call__`); only in `decorators`, `returns_callables` and
+#                             `ClassSummary.attr_callables`
 CallRef = str
 # A tensor condition: the finding holds if any of these callees returns a tensor, or if a
 # compiled caller passes a tensor to one of these parameters:
@@ -80,6 +84,13 @@ class FunctionSummary:
     # torch.compiler.is_compiling(), False for one of torch.jit.is_scripting(), a frozenset
     # of call references for "True if one of these is such a wrapper", None otherwise.
     under_dynamo: object = None
+    # Project decorators, outermost first: "f:pkg.deco" for `@deco` (applied to the function),
+    # "r:f:pkg.factory" for `@factory(...)` (its result is applied). Calling the decorated
+    # name runs the wrappers they return.
+    decorators: tuple = ()
+    # Callables the function returns: a nested def or project function ("f:..."), a bound
+    # method ("m:..."), `functools.partial(g, ...)` as g, or what a call it returns returns ("r:...").
+    returns_callables: frozenset = frozenset()
 
 
 @dataclass
@@ -91,6 +102,8 @@ class ClassSummary:
     methods: dict[str, str] = field(default_factory=dict)  # name -> function key
     submodules: dict[str, CallRef] = field(default_factory=dict)  # self.attr -> "f:..." class ref
     method_aliases: dict[str, str] = field(default_factory=dict)  # self.attr = self.method -> method
+    # self.attr = factory(...) / self.attr = some_function: what calling `self.attr` may run
+    attr_callables: dict[str, frozenset] = field(default_factory=dict)
 
 
 @dataclass
