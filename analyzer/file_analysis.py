@@ -677,6 +677,8 @@ class FileAnalyzer(cst.CSTVisitor):
                 return f"m:{facts._class_dotted()}:{method}"
             if isinstance(receiver, cst.Name) and facts.function is not None:
                 cls_name = facts.function.instance_classes.get(receiver.value)
+                if cls_name is None and facts.function.lookup(receiver.value) is None:
+                    cls_name = facts.module_instances.get(receiver.value)  # `solver = Solver()` at module level
                 if cls_name:
                     return f"m:{cls_name}:{method}"
             return self._method_by_name(receiver, method)

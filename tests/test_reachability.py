@@ -1,0 +1,261 @@
+"""Calls the analyzer follows beyond plain names: decorator wrappers, callables that
+factories return (stored in attributes or locals, or named by `getattr` through a table),
+and instances whose class defines `__call__`.
+
+Each case is a snippet with the lines tclint flags; Dynamo (torch 2.13, eager backend)
+breaks the graph on exactly those lines, which the `dynamo` test checks.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tclint.analyzer import api
+
+CASES = {
+    # A wrapper returned by a decorator runs in place of the function: its skipped call
+    # breaks, and the original, which the wrapper calls, is compiled too.
+    "decorator-wrapper": ("""
+        import functools
+        import pickle
+
+        import torch
+
+
+        def cached(method):
+            @functools.wraps(method)
+            def wrapper(self, *args, **kwargs):
+                key = pickle.dumps(kwargs)
+                return method(self, *args, **kwargs)
+            return wrapper
+
+
+        class Model(torch.nn.Module):
+            @cached
+            def scale(self, x):
+                return x * x.sum().item()
+
+            def forward(self, x):
+                return self.scale(x)
+        """, "torch.compile(Model())(torch.randn(3))", [(10, "TC205"), (18, "TC102")]),
+    # `@memo(name=...)` returns `functools.partial(_memo, name=...)`, which applied to the
+    # method returns the wrapper `g`.
+    "decorator-partial-factory": ("""
+        import functools
+        import pickle
+
+        import torch
+
+
+        def _memo(method=None, name=None):
+            if method is None:
+                return functools.partial(_memo, name=name)
+
+            @functools.wraps(method)
+            def g(self, *args, **kwargs):
+                key = pickle.dumps(kwargs)
+                return method(self, *args, **kwargs)
+            return g
+
+
+        def memo(method=None, name=None):
+            return _memo(method=method, name=name)
+
+
+        class Model(torch.nn.Module):
+            @memo(name="scaled")
+            def scale(self, x):
+                return x * 2
+
+            def forward(self, x):
+                return self.scale(x)
+        """, "torch.compile(Model())(torch.randn(3))", [(13, "TC205")]),
+    # A decorator factory: `logged(tag)` returns the decorator, which returns the wrapper.
+    "decorator-factory": ("""
+        import functools
+
+        import torch
+
+
+        def logged(tag):
+            def decorator(fn):
+                @functools.wraps(fn)
+                def wrapper(*args, **kwargs):
+                    print(tag)
+                    return fn(*args, **kwargs)
+                return wrapper
+            return decorator
+
+
+        @logged("double")
+        def double(x):
+            return x * 2
+
+
+        @torch.compile
+        def run(x):
+            return double(x) + 1
+        """, "run(torch.randn(3))", [(10, "TC201")]),
+    # A decorator that registers and returns the function itself adds no wrapper.
+    "decorator-registry": ("""
+        import torch
+
+        REGISTRY = {}
+
+
+        def register(fn):
+            REGISTRY[fn.__name__] = fn
+            return fn
+
+
+        @register
+        def total(x):
+            return x.sum().item()
+
+
+        @torch.compile
+        def run(x):
+            return total(x)
+        """, "run(torch.randn(3))", [(13, "TC102")]),
+    # A wrapper Dynamo does not trace: the call to it breaks, and the original it calls
+    # runs eagerly, so its `.item()` is not a break.
+    "decorator-disabled-wrapper": ("""
+        import functools
+
+        import torch
+
+
+        def eager(fn):
+            @functools.wraps(fn)
+            @torch.compiler.disable
+            def wrapper(*args, **kwargs):
+                return fn(*args, **kwargs)
+            return wrapper
+
+
+        @eager
+        def total(x):
+            return x.sum().item()
+
+
+        @torch.compile
+        def run(x):
+            return total(x) + 1
+        """, "run(torch.randn(3))", [(21, "TC210")]),
+    # `self.grid = self._grid_from(step)` stores the nested def `_grid_from` returns.
+    "attribute-from-factory": ("""
+        import torch
+
+
+        class Solver:
+            def __init__(self, step):
+                self.grid = self._grid_from(step)
+
+            @staticmethod
+            def _grid_from(step):
+                def grid(t):
+                    n = torch.ceil((t[-1] - t[0]) / step).item()
+                    return torch.arange(0, n) * step
+                return grid
+
+            def integrate(self, t):
+                return self.grid(t)
+
+
+        solver = Solver(0.5)
+
+
+        @torch.compile
+        def run(t):
+            return solver.integrate(t)
+        """, "run(torch.tensor([0.0, 2.0]))", [(11, "TC102")]),
+    # A local name holding what a factory returned.
+    "local-from-factory": ("""
+        import torch
+
+
+        def make_scaler(factor):
+            def scale(x):
+                if x.sum() > 0:
+                    return x * factor
+                return x
+            return scale
+
+
+        @torch.compile
+        def run(x):
+            scale = make_scaler(2.0)
+            return scale(x)
+        """, "run(torch.randn(3))", [(6, "TC101")]),
+    # An instance of a project class, built in either arm, is called: its `__call__` runs.
+    "instance-call": ("""
+        import torch
+
+
+        class StopCheck:
+            def __call__(self, unfinished):
+                return bool(unfinished.max() == 0)
+
+
+        class CountCheck:
+            def __call__(self, unfinished):
+                return unfinished.sum().item() == 0
+
+
+        @torch.compile
+        def done(x, counting: bool):
+            if counting:
+                check = CountCheck()
+            else:
+                check = StopCheck()
+            return check(x)
+        """, "(done(torch.ones(3), True), done(torch.ones(3), False))", [(6, "TC103"), (11, "TC102")]),
+    # `getattr(type(self), MODES[mode])`: any method the table names.
+    "getattr-dispatch-table": ("""
+        import torch
+
+        MODES = {"greedy": "_greedy", "sample": "_sample"}
+
+
+        class Decoder(torch.nn.Module):
+            def _greedy(self, logits):
+                return logits.argmax(-1)
+
+            def _sample(self, logits):
+                return torch.multinomial(logits.softmax(-1), 1).nonzero()
+
+            def forward(self, logits, mode: str):
+                method = getattr(type(self), MODES[mode])
+                return method(self, logits)
+        """, "[torch.compile(Decoder())(torch.randn(2, 3), m) for m in ('greedy', 'sample')]", [(11, "TC301")]),
+}
+
+
+def _source(case: str) -> str:
+    return textwrap.dedent(CASES[case][0]).lstrip("\n")
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_flagged_lines(case):
+    found = sorted((d.line, d.code) for d in api.lint_source(_source(case), path="case.py"))
+    assert found == sorted(CASES[case][2])
+
+
+@pytest.mark.dynamo
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_dynamo_breaks_on_the_flagged_lines():
+    cases = [{"id": case, "source": _source(case), "call": CASES[case][1]} for case in CASES]
+    proc = subprocess.run([sys.executable, str(Path(__file__).with_name("dynamo_oracle.py"))],
+                          input=json.dumps(cases), capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    verdicts = json.loads(proc.stdout)
+    for case in CASES:
+        result = verdicts[case]
+        assert result["error"] is None, f"{case}: {result['error']}"
+        assert {line for _, line in result["breaks"]} == {line for line, _ in CASES[case][2]}, (case, result["breaks"])
