@@ -522,6 +522,8 @@ class Facts:
                 return STATIC
             return UNKNOWN
         if isinstance(func, cst.Name):
+            if self.is_self(func):  # `self(...)` returns what the class's forward returns
+                return self._project_call(f"m:{self._class_dotted()}:forward")
             k = self.kind(func)
             if k == MODULE:
                 return TENSOR

@@ -234,6 +234,26 @@ CASES = {
                 method = getattr(type(self), MODES[mode])
                 return method(self, logits)
         """, "[torch.compile(Decoder())(torch.randn(2, 3), m) for m in ('greedy', 'sample')]", [(11, "TC301")]),
+    # `self(...)` returns what the class's forward returns: here a dict, not a tensor.
+    "self-call-returns-forward-value": ("""
+        import torch
+
+
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                return {"logits": x * 2}
+
+            def generate(self, x):
+                out = self(x)
+                if "cache" in out:
+                    return out["cache"]
+                return out["logits"].sum()
+
+
+        @torch.compile
+        def run(model, x):
+            return model.generate(x)
+        """, "run(Model(), torch.randn(3))", []),
 }
 
 
