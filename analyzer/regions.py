@@ -67,6 +67,7 @@ class ProjectIndex:
         self._aliases: dict[str, str] | None = None
         self._compiling: dict[str, bool] = {}
         self._wrappers: dict[str, list[str]] = {}
+        self._families: dict[str, bool] = {}
 
     # -- names ----------------------------------------------------------------------
     def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[str, str] | None:
@@ -199,6 +200,16 @@ class ProjectIndex:
             out.extend(w for w in wrappers if w not in out)
         return out
 
+    def _one_family(self, name: str) -> bool:
+        """Every class defining method `name` derives from one of them: `op.solve()` on an
+        object of unknown class is that family's method, however many override it."""
+        found = self._families.get(name)
+        if found is None:
+            classes = [self.functions[k][1].class_key for k in self.methods_by_name.get(name, ())]
+            found = any(all(base in self.mro(c) for c in classes) for base in classes if base in self.classes)
+            self._families[name] = found
+        return found
+
     def wrappers(self, key: str) -> list[str]:
         """The functions calling a decorated function runs instead of it: what applying each
         project decorator returns (a wrapper def, a class's `__call__`)."""
@@ -247,7 +258,7 @@ class ProjectIndex:
             return sorted({run for k in self.callables(ref) if (run := self._run_by_calling(k))})
         if kind == "n":
             found = self.methods_by_name.get(rest, ())
-            return list(found) if len(found) <= MAX_CLASSES_BY_NAME else []
+            return list(found) if len(found) <= MAX_CLASSES_BY_NAME or self._one_family(rest) else []
         if kind == "f":
             resolved = self.resolve_dotted(rest)
             if resolved is None:

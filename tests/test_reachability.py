@@ -234,6 +234,40 @@ CASES = {
                 method = getattr(type(self), MODES[mode])
                 return method(self, logits)
         """, "[torch.compile(Decoder())(torch.randn(2, 3), m) for m in ('greedy', 'sample')]", [(11, "TC301")]),
+    # `op.solve()` on an object of unknown class: more classes define `solve` than are
+    # followed by name alone, but all of them derive from one that does.
+    "method-of-one-family": ("""
+        import torch
+
+
+        class Operator:
+            def solve(self, rhs):
+                return rhs / 2
+
+
+        class Dense(Operator):
+            def solve(self, rhs):
+                return rhs / rhs.abs().max().item()
+
+
+        class Diagonal(Operator):
+            def solve(self, rhs):
+                return rhs * 0.5
+
+
+        class Identity(Operator):
+            def solve(self, rhs):
+                return rhs
+
+
+        def apply(op, rhs):
+            return op.solve(rhs)
+
+
+        @torch.compile
+        def run(rhs):
+            return apply(Dense(), rhs)
+        """, "run(torch.randn(3))", [(11, "TC102")]),
     # `self(...)` returns what the class's forward returns: here a dict, not a tensor.
     "self-call-returns-forward-value": ("""
         import torch
@@ -279,3 +313,10 @@ def test_dynamo_breaks_on_the_flagged_lines():
         result = verdicts[case]
         assert result["error"] is None, f"{case}: {result['error']}"
         assert {line for _, line in result["breaks"]} == {line for line, _ in CASES[case][2]}, (case, result["breaks"])
+
+
+def test_a_method_many_unrelated_classes_define_is_not_followed_by_name():
+    classes = "".join(f"class C{i}:\n    def solve(self, rhs):\n        return rhs.sum().item()\n\n" for i in range(4))
+    source = ("import torch\n\n" + classes + "def apply(op, rhs):\n    return op.solve(rhs)\n\n"
+              "@torch.compile\ndef run(rhs):\n    return apply(C0(), rhs)\n")
+    assert api.lint_source(source, path="case.py") == []
