@@ -106,7 +106,7 @@ class FileAnalyzer(cst.CSTVisitor):
         # (function key, local name) -> every project class an assignment builds into it, and
         # every callable one stores in it (`step = self._make_step(...)`, `fn = getattr(self, name)`)
         self._built_classes: dict[tuple[str, str], list[str]] = {}
-        self._local_callables: dict[tuple[str, str], frozenset] = {}
+        self._local_callables = self.facts.local_callables
         # Module-level literal tables of strings (`MODES = {Mode.A: "_sample", ...}`) -> the
         # strings, for `getattr(self, MODES[mode])`.
         self._string_tables: dict[str, tuple[str, ...]] = {}

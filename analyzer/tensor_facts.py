@@ -163,6 +163,9 @@ class Facts:
         self.local_defs: set[str] = set()  # module-level def/class names
         self.module_instances: dict[str, str] = {}  # module-level var -> dotted class it holds
         self.record_classes: dict[str, tuple[str, ...]] = {}  # namedtuple/dataclass -> field names
+        # (function key, local name) -> call references of what the name may hold when called
+        # (`scale = make_scaler(2)`, `fn = getattr(self, name)`), filled in by the visitor
+        self.local_callables: dict[tuple[str, str], frozenset] = {}
         self.function: FunctionScope | None = None
         self.class_scope: ClassScope | None = None
         self._memo: dict[int, object] = {}
@@ -524,6 +527,13 @@ class Facts:
         if isinstance(func, cst.Name):
             if self.is_self(func):  # `self(...)` returns what the class's forward returns
                 return self._project_call(f"m:{self._class_dotted()}:forward")
+            if self.function is not None:  # `check(x)` with `check = StopCheck()`; `scale = make_scaler(2)`
+                cls_name = self.function.instance_classes.get(func.value)
+                if cls_name is not None:
+                    return self._project_call(f"m:{cls_name}:__call__")
+                stored = self.local_callables.get((self.function.key, func.value))
+                if stored:
+                    return frozenset(stored)
             k = self.kind(func)
             if k == MODULE:
                 return TENSOR

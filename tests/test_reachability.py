@@ -268,6 +268,32 @@ CASES = {
         def run(rhs):
             return apply(Dense(), rhs)
         """, "run(torch.randn(3))", [(11, "TC102")]),
+    # What a factory-made callable or an instance's `__call__` returns is known at the call.
+    "return-kind-through-factory-and-instance": ("""
+        import torch
+
+
+        def make_norm(p):
+            def norm(x):
+                return x.abs().pow(p).sum()
+            return norm
+
+
+        class Peak:
+            def __call__(self, x):
+                return x.max()
+
+
+        @torch.compile
+        def run(x):
+            norm = make_norm(2)
+            if norm(x) > 1:
+                x = x / 2
+            peak = Peak()
+            if peak(x) > 0:
+                x = x - 1
+            return x
+        """, "run(torch.randn(3))", [(18, "TC101"), (21, "TC101")]),
     # `self(...)` returns what the class's forward returns: here a dict, not a tensor.
     "self-call-returns-forward-value": ("""
         import torch
