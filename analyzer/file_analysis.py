@@ -110,6 +110,7 @@ class FileAnalyzer(cst.CSTVisitor):
         # Module-level literal tables of strings (`MODES = {Mode.A: "_sample", ...}`) -> the
         # strings, for `getattr(self, MODES[mode])`.
         self._string_tables: dict[str, tuple[str, ...]] = {}
+        self._callable_tables: dict[str, frozenset] = {}  # module-level `STEPS = {"euler": euler}`
         self._loop_sources: dict[str, list] = {}
         self._eager_depth = 0
         self._training_blocks: set[int] = set()  # ids of subtrees that run only when self.training
@@ -700,7 +701,10 @@ class FileAnalyzer(cst.CSTVisitor):
 
     def _local_call_refs(self, func: cst.BaseExpression) -> list[str]:
         """`check(...)` where `check = StopCheck(...)` (in any arm): the classes' `__call__`;
-        `step(...)` where `step = self._make_step(...)` or `getattr(self, name)`: what they hold."""
+        `step(...)` where `step = self._make_step(...)` or `getattr(self, name)`: what they hold;
+        `STEPS[k](...)`, `self.steps[k](...)`: the functions the table holds."""
+        if isinstance(func, cst.Subscript):
+            return self._table_call_refs(func.value)
         if not isinstance(func, cst.Name) or self.facts.function is None:
             return []
         where = (self.facts.function.key, func.value)
@@ -711,6 +715,18 @@ class FileAnalyzer(cst.CSTVisitor):
         refs = [f"m:{cls_name}:__call__" for cls_name in dict.fromkeys(classes or ())
                 if self.facts.is_project_name(cls_name)]
         return refs + sorted(self._local_callables.get(where, ()))
+
+    def _table_call_refs(self, table: cst.BaseExpression) -> list[str]:
+        fn = self.facts.function
+        if fn is None:
+            return []
+        if isinstance(table, cst.Attribute) and self.facts.is_self(table.value):
+            return [f"m:{self.facts._class_dotted()}:{table.attr.value}"]
+        if not isinstance(table, cst.Name):
+            return []
+        if fn.lookup(table.value) is not None:
+            return sorted(self._local_callables.get((fn.key, table.value), ()))
+        return sorted(self._callable_tables.get(table.value, ()))
 
     def _note_local_callables(self, node: cst.Assign) -> None:
         fn = self.facts.function
@@ -727,10 +743,17 @@ class FileAnalyzer(cst.CSTVisitor):
         """What calling a name bound to `value` may run (see returns_callables)."""
         if isinstance(value, cst.IfExp):
             return self._value_callables(value.body) | self._value_callables(value.orelse)
+        if isinstance(value, (cst.Dict, cst.List, cst.Tuple)):
+            return self._table_callables(value)
         if (isinstance(value, cst.Call) and len(value.args) >= 2
                 and self.facts.qualname(value.func) == "builtins.getattr"):
             return self._getattr_methods(value.args[0].value, value.args[1].value)
         return self._returned_callables(value)
+
+    def _table_callables(self, table: cst.Dict | cst.List | cst.Tuple) -> frozenset:
+        """The project functions a literal dict (its values), list or tuple holds."""
+        refs = (self._named_callable(e.value) for e in table.elements if isinstance(e, (cst.DictElement, cst.Element)))
+        return frozenset(r for r in refs if r is not None)
 
     def _getattr_methods(self, obj: cst.BaseExpression, name: cst.BaseExpression) -> frozenset:
         """`getattr(self, "name")`, `getattr(type(self), TABLE[key])`: the methods it may name."""
@@ -863,9 +886,12 @@ class FileAnalyzer(cst.CSTVisitor):
         if self._at_module_level() and isinstance(node.value, (cst.Dict, cst.Tuple, cst.List)):
             strings = tuple(e.value.evaluated_value for e in node.value.elements
                             if isinstance(getattr(e, "value", None), cst.SimpleString))
+            functions = self._table_callables(node.value)
             for t in node.targets:
                 if strings and isinstance(t.target, cst.Name):
                     self._string_tables[t.target.value] = strings
+                if functions and isinstance(t.target, cst.Name):
+                    self._callable_tables[t.target.value] = functions
         self._note_local_callables(node)
         self._leave_assign(node)
 
@@ -1162,6 +1188,11 @@ class _AttributeScan:
         facts = self.analyzer.facts
         if isinstance(value, cst.IfExp):
             return self._stored_callables(value.body) | self._stored_callables(value.orelse)
+        if isinstance(value, (cst.Dict, cst.List, cst.Tuple)):  # `self.steps = {"euler": self._euler}`
+            return frozenset().union(*(self._stored_callables(e.value) for e in value.elements
+                                       if isinstance(e, (cst.DictElement, cst.Element))))
+        if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == self.self_name:
+            return frozenset((f"m:{self.scope.key}:{value.attr.value}",))
         if isinstance(value, cst.Call):
             func = value.func
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == self.self_name:

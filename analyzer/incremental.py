@@ -220,6 +220,7 @@ def _tables(analyzer: FileAnalyzer) -> dict[str, tuple[Any, str]]:
         "compiled_defs": (analyzer, "compiled_defs"),
         "literal_names": (analyzer, "_literal_names"),
         "string_tables": (analyzer, "_string_tables"),
+        "callable_tables": (analyzer, "_callable_tables"),
         "loop_sources": (analyzer, "_loop_sources"),
         "functions": (analyzer.summary, "functions"),
     }

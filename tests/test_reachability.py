@@ -268,6 +268,44 @@ CASES = {
         def run(rhs):
             return apply(Dense(), rhs)
         """, "run(torch.randn(3))", [(11, "TC102")]),
+    # Functions held in a module-level dict and in a dict attribute, picked by key.
+    "function-tables": ("""
+        import torch
+
+
+        def euler(x):
+            return x * 0.1
+
+
+        def normalized(x):
+            return x / x.norm().item()
+
+
+        STEPS = {"euler": euler, "normalized": normalized}
+
+
+        class Integrator:
+            def __init__(self):
+                self.updates = {"decay": self._decay, "clip": self._clip}
+
+            def _decay(self, x):
+                return x * 0.9
+
+            def _clip(self, x):
+                return x.clamp(max=x.max().item())
+
+            def advance(self, x, method, update):
+                return self.updates[update](STEPS[method](x))
+
+
+        integrator = Integrator()
+
+
+        @torch.compile
+        def run(x, method: str, update: str):
+            return integrator.advance(x, method, update)
+        """, "[run(torch.randn(3), m, u) for m in ('euler', 'normalized') for u in ('decay', 'clip')]",
+        [(9, "TC102"), (23, "TC102")]),
     # What a factory-made callable or an instance's `__call__` returns is known at the call.
     "return-kind-through-factory-and-instance": ("""
         import torch
