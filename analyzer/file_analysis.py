@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Mapping
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -1003,9 +1004,11 @@ class FileAnalyzer(cst.CSTVisitor):
                     self.summary.dynamo_config[qual.rsplit(".", 1)[1]] = value
 
     # -- finishing --------------------------------------------------------------------
-    def finish(self, module: cst.Module) -> FileSummary:
+    def finish(self, module: cst.Module, positions: Mapping | None = None) -> FileSummary:
+        """`positions`: node -> CodeRange in `module`, where the caller keeps them from an
+        earlier analysis of the same tree (computed here otherwise)."""
         if self._pending:
-            positions = _positions(module)
+            positions = _positions(module) if positions is None else positions
             for obj, node in self._pending:
                 obj.span = _node_span(positions[node])
                 if isinstance(obj, Candidate) and isinstance(obj.fix, FixRequest):

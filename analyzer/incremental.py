@@ -27,7 +27,7 @@ import libcst as cst
 
 from tclint.analyzer import parse_guard, project
 from tclint.analyzer.diagnostic import Fix, Span, TextEdit
-from tclint.analyzer.file_analysis import FileAnalyzer
+from tclint.analyzer.file_analysis import FileAnalyzer, _positions
 from tclint.analyzer.names import ImportTable
 from tclint.analyzer.rules import visitor_rules
 from tclint.analyzer.summary import FileSummary
@@ -239,6 +239,7 @@ class _Piece:
     writes: dict[str, dict]  # table -> key -> value written (_MISSING: deleted; sets: present?)
     part: FileSummary  # what the piece found, lines counted from the piece's first line
     lines: int  # newlines in the piece's text
+    positions: dict  # node -> CodeRange in `tree`, of the nodes the last analysis placed
     shifted: tuple[int, FileSummary] | None = None  # (lines down, `part` that many lines down), last used
 
 
@@ -262,6 +263,10 @@ class IncrementalSummarizer:
         self.whole_file = whole_file or project.summarize
         self.analyzed = 0  # pieces analyzed by the last call (the others were reused)
         self.whole = False  # whether the last call analyzed the whole file at once
+
+    def knows(self, path: str, module: str, is_package: bool) -> bool:
+        """Whether pieces of a version of this document are kept (an edit reuses them)."""
+        return (path, module, is_package) in self._documents
 
     def summarize(self, text: str, path: str, module: str, is_package: bool) -> FileSummary:
         self.analyzed = 0
@@ -308,7 +313,8 @@ class IncrementalSummarizer:
             seen[source] = seen.get(source, -1) + 1
             piece = before.get((source, seen[source]))
             if piece is None or not _still_holds(piece.reads, live):
-                piece = self._analyze(tree, path, module, is_package, rules, live)
+                known = piece.positions if piece is not None and piece.tree is tree else {}
+                piece = self._analyze(tree, path, module, is_package, rules, live, known)
                 self.analyzed += 1
             pieces[(source, seen[source])] = piece
             _replay(piece.writes, live)
@@ -318,29 +324,57 @@ class IncrementalSummarizer:
             line += piece.lines
         return summary
 
-    def _analyze(self, tree: cst.Module, path: str, module: str, is_package: bool, rules, live) -> _Piece:
+    def _analyze(self, tree: cst.Module, path: str, module: str, is_package: bool, rules, live,
+                 known: dict) -> _Piece:
         analyzer = FileAnalyzer(path, module, is_package, rules)
         recorders: dict[str, Any] = {}
         imports = _RecordedImports(module, is_package)
+        # id of a table replaced -> what replaces it; `replaced` keeps the tables alive until
+        # the rules are rewired, so that no new object takes the id of a freed one.
         swapped: dict[int, Any] = {id(analyzer.imports): imports}
+        replaced = [analyzer.imports]
         analyzer.imports = analyzer.facts.imports = imports
         for name, (holder, attr) in _tables(analyzer).items():
             base = live[name]
             recorder = _SetRecorder(base) if isinstance(base, set) else _DictRecorder(base)
-            swapped[id(getattr(holder, attr))] = recorder
+            replaced.append(getattr(holder, attr))
+            swapped[id(replaced[-1])] = recorder
             setattr(holder, attr, recorder)
             recorders[name] = recorder
         for rule in analyzer.rules:  # a rule may hold a table of the analyzer's (compiled_defs)
             for attr, value in vars(rule).items():
                 if id(value) in swapped:
                     setattr(rule, attr, swapped[id(value)])
+        del replaced
         for stmt in tree.body:  # not the module: its prescan was done for the whole file
             stmt.visit(analyzer)
-        part = analyzer.finish(tree)
+        positions = _Positions(tree, known)
+        part = analyzer.finish(tree, positions)
         part.functions = {k: v for k, v in recorders["functions"].own.items() if v is not _MISSING}
         return _Piece(tree=tree, reads={n: r.reads for n, r in recorders.items() if r.reads},
                       writes={n: r.own for n, r in recorders.items() if r.own}, part=part,
-                      lines=_line_count(tree.code))
+                      lines=_line_count(tree.code), positions=positions.used)
+
+
+class _Positions:
+    """A piece's node positions for its analyzer: those an earlier analysis of the same tree
+    placed, and all of them computed (one code generation of the piece, half of the cost of
+    an analysis) only when a node is not among those. `used`: the ones placed this time."""
+
+    __slots__ = ("tree", "known", "used")
+
+    def __init__(self, tree: cst.Module, known: dict) -> None:
+        self.tree = tree
+        self.known = known
+        self.used: dict = {}
+
+    def __getitem__(self, node):
+        where = self.known.get(node)
+        if where is None:
+            self.known = _positions(self.tree)
+            where = self.known[node]
+        self.used[node] = where
+        return where
 
 
 def _parse(source: str) -> cst.Module | None:
