@@ -5,6 +5,11 @@ A small buffer is summarized on the analysis thread, where it takes milliseconds
 parse pool's threshold up, the parse pool's worker process does it, keeping its own
 incremental state between edits: libcst's parser holds the GIL while it parses, and on the
 analysis thread a big file's first open would stall hover and code actions for seconds.
+
+A big buffer's first summary is the whole-file one (the summary cache's, when the index
+already summarized the same bytes on disk): cutting the file into pieces costs a third
+more, and only the next edit needs them. The worker cuts it right after, while the server
+publishes; the next edit queues behind that.
 """
 from __future__ import annotations
 
@@ -19,19 +24,45 @@ class BufferSummaries:
 
         self.pool = pool
         self.local = IncrementalSummarizer()
+        self._sent: set[tuple[str, str, bool]] = set()  # documents whose text went to the worker
 
-    def summarize(self, text: str, path: str, module: str, is_package: bool) -> Any:
-        """The buffer's FileSummary; raises parse_pool.SummaryFailed when the worker crashed or hung."""
+    def summarize(self, text: str, path: str, module: str, is_package: bool, cache: Any = None) -> Any:
+        """The buffer's FileSummary; raises parse_pool.SummaryFailed when the worker crashed or hung.
+        `cache`: the project's SummaryCache of files read from disk, if any."""
         if len(text) < self.pool.threshold:
             return self.local.summarize(text, path, module, is_package)
-        return self.pool.call(summarize_in_worker, (text, path, module, is_package), path)
+        job = (text, path, module, is_package)
+        key = job[1:]
+        if key not in self._sent:
+            self._sent.add(key)
+            cached = _cached(cache, job)
+            if cached is not None:
+                self.pool.post(prepare_in_worker, job)
+                return cached
+        summary, first = self.pool.call(summarize_in_worker, job, path)
+        if first:
+            self.pool.post(prepare_in_worker, job)
+        return summary
+
+
+def _cached(cache: Any, job: tuple[str, str, str, bool]) -> Any:
+    if cache is None:
+        return None
+    from tclint.analyzer.cache import summary_key
+
+    text, path, module, is_package = job
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: never the bytes of a file on disk
+        return None
+    return cache.get(summary_key(data, path, module, is_package))
 
 
 WORKER_DOCUMENTS = 8
 _WORKER_STATE: dict[str, Any] = {}
 
 
-def summarize_in_worker(job: tuple[str, str, str, bool]) -> Any:
+def _summarizer() -> Any:
     """In the parse pool's worker: one incremental summarizer for the worker's life."""
     summarizer = _WORKER_STATE.get("summarizer")
     if summarizer is None:
@@ -39,4 +70,19 @@ def summarize_in_worker(job: tuple[str, str, str, bool]) -> Any:
 
         # Big documents only, whose syntax trees take tens of MB each: keep the last few.
         summarizer = _WORKER_STATE["summarizer"] = IncrementalSummarizer(max_documents=WORKER_DOCUMENTS)
-    return summarizer.summarize(*job)
+    return summarizer
+
+
+def summarize_in_worker(job: tuple[str, str, str, bool]) -> tuple[Any, bool]:
+    """(summary, whether it is the whole-file one of a document the worker had no pieces of)."""
+    summarizer = _summarizer()
+    if not summarizer.knows(*job[1:]):
+        from tclint.analyzer.project import summarize
+
+        return summarize(*job), True
+    return summarizer.summarize(*job), False
+
+
+def prepare_in_worker(job: tuple[str, str, str, bool]) -> None:
+    """Cut the document into pieces, for its next edit."""
+    _summarizer().summarize(*job)

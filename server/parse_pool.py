@@ -70,6 +70,15 @@ class ParsePool:
             self._discard()
             raise SummaryFailed(f"{path}: not analyzed, the parser process crashed") from None
 
+    def post(self, fn, job) -> None:
+        """`fn(job)` in the worker, not waited for: calls made later queue behind it."""
+        if self._closed:
+            return
+        try:
+            self._get().submit(fn, job)
+        except BrokenProcessPool:
+            self._discard()
+
     def close(self) -> None:
         self._closed = True
         self._discard()

@@ -92,7 +92,7 @@ class WorkspaceIndex:
         module, is_package = module_name(p) if p.suffix in (".py", NOTEBOOK_SUFFIX) else (p.stem, False)
         # Edits re-analyze only the top-level statements they can change.
         try:
-            proj.summaries[path] = self._buffers().summarize(text, path, module, is_package)
+            proj.summaries[path] = self._buffers().summarize(text, path, module, is_package, proj.summary_cache())
         except SummaryFailed as exc:
             proj.summaries.pop(path, None)
             proj.skipped[path] = str(exc)

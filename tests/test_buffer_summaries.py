@@ -24,3 +24,38 @@ def test_small_buffers_stay_on_the_thread_and_big_ones_go_to_the_worker():
         assert pool._pool is not None  # the worker was started for the big buffer
     finally:
         pool.close()
+
+
+def test_a_big_buffer_is_summarized_whole_first_and_cut_into_pieces_for_its_next_edit():
+    from tclint.server import buffer_summaries as bs
+
+    text = (ROOT / "examples" / "tinyvit" / "layers.py").read_text(encoding="utf-8")
+    job = (text, "/ws/first_open.py", "first_open", False)
+    summary, first = bs.summarize_in_worker(job)
+    assert first and summary == summarize(*job)
+    assert not bs._summarizer().knows(*job[1:])  # no pieces cut yet
+    bs.prepare_in_worker(job)
+    edit = text.replace("h = F.gelu(self.fc1(x))", "h = F.gelu(self.fc1(x)).item()")
+    summary, first = bs.summarize_in_worker((edit, *job[1:]))
+    assert not first and summary == summarize(edit, *job[1:])
+    assert bs._summarizer().analyzed == 1  # the edited statement only
+
+
+def test_a_big_buffer_equal_to_the_indexed_file_takes_its_summary_from_the_cache(tmp_path):
+    from tclint.analyzer.cache import SummaryCache, summary_key
+
+    text = (ROOT / "examples" / "tinyvit" / "layers.py").read_text(encoding="utf-8")
+    cache = SummaryCache(tmp_path)
+    indexed = summarize(text, "/ws/l.py", "l", False)
+    cache.put(summary_key(text.encode(), "/ws/l.py", "l", False), indexed)
+    pool = ParsePool(threshold=1)
+    try:
+        buffers = BufferSummaries(pool)
+        call = pool.call
+        pool.call = None  # not asked: the cache answers
+        assert buffers.summarize(text, "/ws/l.py", "l", False, cache) == indexed
+        pool.call = call
+        edit = text + "\nx = 1\n"  # the worker cut the opened text into pieces meanwhile
+        assert buffers.summarize(edit, "/ws/l.py", "l", False, cache) == summarize(edit, "/ws/l.py", "l", False)
+    finally:
+        pool.close()
