@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 LARGE_REL = Path("models/seamless_m4t/modeling_seamless_m4t.py")
+WORKSPACE_FILE = LARGE_REL.relative_to("models")
 SMALL_SEED = Path(__file__).resolve().parent.parent / "examples/tinyvit/layers.py"
 SERVERS = ("tclint", "fixit", "ruff")
 
@@ -184,6 +185,22 @@ def edit_sites(text: str) -> dict[str, tuple[int, str]]:
     return {kind: sites[kind] for kind in EDIT_KINDS if kind in sites}
 
 
+def workspace_folder(args: argparse.Namespace) -> Path | None:
+    """The folder of the whole-workspace run (see --workspace), None when skipped or missing."""
+    if args.workspace == "none":
+        return None
+    if args.workspace:
+        return Path(args.workspace).resolve() if Path(args.workspace).is_dir() else None
+    pkg = find_package_dir("transformers", args.python_for_corpora)
+    if pkg is None or not (pkg / "models").is_dir():
+        print("whole workspace: transformers not found (pass --workspace or --python-for-corpora); skipped")
+        return None
+    copy = Path(tempfile.gettempdir()) / "tclint-bench-lsp-models" / "models"
+    if not copy.is_dir():  # site-packages may sit under a venv's `*` .gitignore: tools would skip it
+        shutil.copytree(pkg / "models", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
+
+
 # -- process memory -------------------------------------------------------------------
 def rss_tree_kb(pid: int) -> tuple[int, int] | None:
     """(VmRSS in kB, process count) of pid and all its descendants (None when /proc cannot tell)."""
@@ -234,6 +251,8 @@ class Client:
         self.publishes: dict[str, list[Publish]] = {}
         self.waiters: list[tuple[str, int | None, int, asyncio.Future]] = []
         self.server_requests: dict[str, int] = {}
+        self.progress: dict[object, str] = {}  # work-done progress token -> its last kind (begin/report/end)
+        self.progress_changed = asyncio.Event()
         self.closed = asyncio.get_running_loop().create_future()
         self.reader = asyncio.create_task(self._read())
 
@@ -282,6 +301,13 @@ class Client:
                 result = [None] * len((msg.get("params") or {}).get("items", []))
             asyncio.get_running_loop().create_task(self._send({"jsonrpc": "2.0", "id": msg["id"], "result": result}))
             return
+        if method == "$/progress":
+            params = msg.get("params") or {}
+            kind = (params.get("value") or {}).get("kind")
+            if kind:
+                self.progress[params.get("token")] = kind
+                self.progress_changed.set()
+            return
         if method == "textDocument/publishDiagnostics":
             params = msg.get("params") or {}
             uri = params.get("uri", "")
@@ -318,6 +344,32 @@ class Client:
     def mark(self, uri: str) -> int:
         """A position in the publish stream of uri: wait_publish only accepts later ones."""
         return len(self.publishes.get(uri, []))
+
+    def busy(self) -> bool:
+        """Whether work-done progress the server began has not ended."""
+        return any(kind != "end" for kind in self.progress.values())
+
+    async def wait_idle(self, began_within: float, timeout: float) -> bool:
+        """Wait for the server's work-done progress (indexing) to end: first up to `began_within`
+        seconds for one to begin, then up to `timeout` for all to end. False on a timeout."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + began_within
+        while not self.progress and loop.time() < deadline:
+            self.progress_changed.clear()
+            try:
+                await asyncio.wait_for(self.progress_changed.wait(), deadline - loop.time())
+            except asyncio.TimeoutError:
+                break
+        deadline = loop.time() + timeout
+        while self.busy():
+            self.progress_changed.clear()
+            if loop.time() >= deadline:
+                return False
+            try:
+                await asyncio.wait_for(self.progress_changed.wait(), deadline - loop.time())
+            except asyncio.TimeoutError:
+                return False
+        return True
 
     async def wait_publish(self, uri: str, min_version: int | None, after: int, timeout: float) -> Publish | None:
         for pub in self.publishes.get(uri, [])[after:]:
@@ -389,6 +441,7 @@ class Result:
     sync: str = ""
     failed: str = ""
     busy_ms: float | None = None
+    index_ms: float | None = None  # workspace run: initialized -> the end of the server's work-done progress
 
 
 CAPABILITIES = {
@@ -399,11 +452,14 @@ CAPABILITIES = {
                                "dataSupport": True, "tagSupport": {"valueSet": [1, 2]}},
     },
     "workspace": {"workspaceFolders": True},
+    "window": {"workDoneProgress": True},
 }
 
 
 async def bench_server(name: str, cmd: list[str], docs: dict[str, tuple[Path, str, dict]], workspace: Path,
-                       args: argparse.Namespace, init_options: dict | None) -> Result:
+                       args: argparse.Namespace, init_options: dict | None, whole_workspace: bool = False) -> Result:
+    """`whole_workspace`: the workspace is a big folder the server may index; edits start once its
+    work-done progress ended and its publishes went quiet, and there are no quick edits or hovers."""
     res = Result(name)
     stderr_file = tempfile.TemporaryFile()
     t0 = time.perf_counter()
@@ -450,6 +506,14 @@ async def bench_server(name: str, cmd: list[str], docs: dict[str, tuple[Path, st
                 "uri": doc.uri, "languageId": "python", "version": doc.version, "text": text}})
             pub = await client.wait_publish(doc.uri, doc.version, mark, args.timeout * 2)
             res.open_ms[label] = None if pub is None else 1000 * (pub.t - sent)
+        if whole_workspace:
+            if not await client.wait_idle(began_within=10.0, timeout=args.index_timeout):
+                res.note += f"indexing not over within {args.index_timeout:.0f}s; "
+            elif client.progress:
+                res.index_ms = 1000 * (time.perf_counter() - t0) - res.initialized_ms
+            for doc in open_docs.values():  # the re-lint after indexing, then quiet for 2 s
+                while await client.wait_publish(doc.uri, None, client.mark(doc.uri), 2.0) is not None:
+                    pass
         await asyncio.sleep(0.5)  # let work queued by the open (workspace indexing) settle
         res.rss_before = rss_tree_kb(proc.pid)
 
@@ -472,7 +536,7 @@ async def bench_server(name: str, cmd: list[str], docs: dict[str, tuple[Path, st
 
 
         doc = next((d for d in (open_docs.get("large"), open_docs.get("small")) if d and "def" in d.sites), None)
-        if args.quick_edits > 0 and doc is not None:
+        if args.quick_edits > 0 and doc is not None and not whole_workspace:
             mark = client.mark(doc.uri)
             for _ in range(args.quick_edits):
                 await client.notify("textDocument/didChange", doc.next_change(incremental))
@@ -491,7 +555,9 @@ async def bench_server(name: str, cmd: list[str], docs: dict[str, tuple[Path, st
                 res.flood_ms = 1000 * (pub.t - sent)
             res.flood_publishes = client.mark(doc.uri) - mark
             res.rss_after = rss_tree_kb(proc.pid)
-        if args.hovers > 0:  # last: the copy it opens would count in the RSS after the edits
+        if whole_workspace:
+            res.rss_after = rss_tree_kb(proc.pid)
+        elif args.hovers > 0:  # last: the copy it opens would count in the RSS after the edits
             await hover_while_busy(client, open_docs, docs, workspace, args, res)
         res.versioned = any(pub.version is not None for pubs in client.publishes.values() for pub in pubs)
     except Exception as exc:  # noqa: BLE001 - a benchmark reports, it does not fail
@@ -607,6 +673,8 @@ def print_table(results: list[Result], edits: int, quick: int, verbose: bool = F
         bits = []
         if r.initialized_ms is not None:
             bits.append(f"initialized sent at {r.initialized_ms:.0f} ms")
+        if r.index_ms is not None:
+            bits.append(f"indexing over {r.index_ms / 1000:.1f} s after initialized")
         if r.sync:
             bits.append(f"sync {r.sync}")
         if "hover" in r.lat:
@@ -647,6 +715,13 @@ def main() -> int:
     p.add_argument("--small-file", help="the ~100-line file (default: examples/tinyvit/layers.py, padded)")
     p.add_argument("--functional-file", help="a second large file (default: torch/nn/functional.py); 'none' skips it")
     p.add_argument("--hovers", type=int, default=200, help="most hovers sent while the server is busy (0: none)")
+    p.add_argument("--workspace", help="a folder opened as the workspace for the whole-workspace run (default: "
+                                       "transformers' models/ folder, copied once to a stable temporary folder "
+                                       "so that summary caches stay warm between runs); 'none' skips that run")
+    p.add_argument("--workspace-file", default=str(WORKSPACE_FILE),
+                   help="the file edited in the whole-workspace run, relative to the workspace")
+    p.add_argument("--workspace-edits", type=int, help="edits per kind in the whole-workspace run (default: --edits)")
+    p.add_argument("--index-timeout", type=float, default=3600.0, help="seconds to wait for the server's indexing")
     p.add_argument("--tclint"), p.add_argument("--fixit"), p.add_argument("--ruff")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for one edit's diagnostics")
     p.add_argument("--no-debounce", action="store_true", help="tclint debounceMs=0, fixit --debounce-interval 0")
@@ -692,15 +767,29 @@ def main() -> int:
         print(f"{label}: {origin}, {text.count(chr(10))} lines; edits: " + ", ".join(
             f"{kind} line {line + 1}" for kind, (line, _) in sites.items()))
 
+    ws_root = workspace_folder(args)
+    ws_docs: dict[str, tuple[Path, str, dict]] = {}
+    if ws_root is not None:
+        edited = ws_root / args.workspace_file
+        text = edited.read_text(encoding="utf-8") if edited.is_file() else ""
+        sites = edit_sites(text)
+        if sites:
+            ws_docs["workspace"] = (edited, text, sites)
+            count = sum(1 for _ in ws_root.rglob("*.py"))
+            print(f"whole workspace: {ws_root} ({count} .py files); edits in {edited}: " + ", ".join(
+                f"{kind} line {line + 1}" for kind, (line, _) in sites.items()))
+        else:
+            print(f"whole workspace: nothing to edit in {edited}; skipped")
+
     extra = [Path(args.python_for_corpora).parent] if args.python_for_corpora else []
     exe = {"tclint": tool_path("tclint", args.tclint, extra), "fixit": tool_path("fixit", args.fixit, extra),
            "ruff": tool_path("ruff", args.ruff, extra)}
     print(f"cores: {os.cpu_count()}  load: {os.getloadavg()[0]:.2f}  edits: {args.edits}  quick edits: "
           f"{args.quick_edits}  debounce: {'off' if args.no_debounce else 'server defaults'}  workspace: {workspace}")
-    results = []
-    if not docs:
+    results, ws_results = [], []
+    if not docs and not ws_docs:
         print("nothing to edit; done")
-    for name in names if docs else []:
+    for name in names if docs or ws_docs else []:
         if not exe[name]:
             print(f"{name}: not installed, skipped")
             continue
@@ -719,12 +808,24 @@ def main() -> int:
         except (OSError, subprocess.SubprocessError):
             version = ""
         print(f"{name}: {' '.join(cmd)}  ({version.splitlines()[0] if version else 'version unknown'}) ...", flush=True)
-        start = time.perf_counter()
-        res = asyncio.run(bench_server(name, cmd, docs, workspace, args, init_options))
-        print(f"  done in {time.perf_counter() - start:.1f} s" + (f"; {res.failed}" if res.failed else ""), flush=True)
-        results.append(res)
+        if docs:
+            start = time.perf_counter()
+            res = asyncio.run(bench_server(name, cmd, docs, workspace, args, init_options))
+            print(f"  done in {time.perf_counter() - start:.1f} s" + (f"; {res.failed}" if res.failed else ""), flush=True)
+            results.append(res)
+        if ws_docs:
+            start = time.perf_counter()
+            ws_args = argparse.Namespace(**{**vars(args), "edits": args.workspace_edits or args.edits})
+            res = asyncio.run(bench_server(name, cmd, ws_docs, ws_root, ws_args, init_options, whole_workspace=True))
+            print(f"  whole workspace done in {time.perf_counter() - start:.1f} s"
+                  + (f"; {res.failed}" if res.failed else ""), flush=True)
+            ws_results.append(res)
     if results:
         print_table(results, args.edits, args.quick_edits, args.verbose)
+    if ws_results:
+        print(f"\nwhole workspace {ws_root}, edits in {args.workspace_file} once the server's indexing is over "
+              "(RSS before: after indexing; after: after the edits):")
+        print_table(ws_results, args.workspace_edits or args.edits, 0, args.verbose)
     shutil.rmtree(workspace, ignore_errors=True)
     return 0
 
