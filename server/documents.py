@@ -148,8 +148,9 @@ class DocumentLifecycle:
             notebooks.setdefault(path, []).append(uri)
         reverted = self.pending_reverts.pop(key, [])
         disk = self.pending_disk.pop(key, [])
+        previous = {uri: self.results[uri] for uri in open_docs if uri in self.results}
         return Snapshot(key=key, encoding=self.encoding, changed=changed, reverted=reverted,
-                        disk=disk, open_docs=open_docs, notebooks=notebooks)
+                        disk=disk, open_docs=open_docs, notebooks=notebooks, previous=previous)
 
     def _ensure_settings(self, key: Path, errors: list[str]) -> None:
         """Settings for a project, resolved on the analysis thread the first time it is seen."""

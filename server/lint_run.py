@@ -46,6 +46,7 @@ class Snapshot:
     disk: list[str]  # paths changed on disk
     open_docs: dict[str, tuple[str, int, str]]  # uri -> (path, version, text)
     notebooks: dict[str, list[str]] = field(default_factory=dict)  # path -> its code cells' URIs, in order
+    previous: dict[str, DocResult] = field(default_factory=dict)  # uri -> the result applied last
 
 
 @dataclass
@@ -125,6 +126,7 @@ def analyze(index: WorkspaceIndex, snap: Snapshot, superseded: Callable[[], bool
             return d.with_changes(chain=tuple(books[s.path].step_in_cells(s) if s.path in books else s for s in d.chain))
         return d
 
+    moved = set(snap.changed) | set(snap.reverted) | set(snap.disk)  # files whose lines may have changed
     for uri, (path, version, text) in snap.open_docs.items():
         try:
             findings = by_path.get(path, [])
@@ -132,13 +134,21 @@ def analyze(index: WorkspaceIndex, snap: Snapshot, superseded: Callable[[], bool
                 findings = overlay(path, findings, books[path].python if path in books else text)
             cell = place_of[uri][1]
             findings = [d for d in map(in_cells, findings) if d.cell == cell]
-            lines = lines_of(path, cell) or [""]
-            lsp = [conversions.to_lsp(d, lines, snap.encoding, lines_of, uri_of) for d in findings]
+            before = snap.previous.get(uri)
+            if (before is not None and before.version == version and before.findings == findings
+                    and not any(step.path in moved for d in findings for step in d.chain)):
+                # Same text, same findings, and the other files they point into kept their
+                # lines: the same LSP diagnostics (an edit elsewhere costs no conversion here).
+                out.results[uri] = before
+            else:
+                lines = lines_of(path, cell) or [""]
+                lsp = [conversions.to_lsp(d, lines, snap.encoding, lines_of, uri_of) for d in findings]
         except Exception:  # noqa: BLE001
             out.errors.append(f"tclint: internal error while converting {path}:\n{traceback.format_exc()}")
             findings, lsp = [], []
-        digest = hashlib.sha1(repr([(d.range, d.code, d.message, d.severity) for d in lsp]).encode()).hexdigest()
-        out.results[uri] = DocResult(version=version, findings=findings, lsp=lsp, result_id=digest[:16])
+        if uri not in out.results:
+            digest = hashlib.sha1(repr([(d.range, d.code, d.message, d.severity) for d in lsp]).encode()).hexdigest()
+            out.results[uri] = DocResult(version=version, findings=findings, lsp=lsp, result_id=digest[:16])
         if path in snap.changed:
             out.changed_uris.add(uri)
     return out

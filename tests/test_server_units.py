@@ -327,6 +327,37 @@ def test_internal_error_in_one_document_is_contained(monkeypatch, tmp_path):
     assert out.results["file:///bad"].lsp == []
 
 
+def test_a_run_converts_only_documents_whose_findings_or_lines_may_have_changed(tmp_path):
+    from tclint.analyzer.config import Settings
+    from tclint.server.lint_run import Snapshot, analyze
+
+    helper = "def bad(x):\n    return x.sum().item()\n"
+    caller = "import torch\nfrom b import bad\n@torch.compile\ndef f(x):\n    return bad(x)\n"
+    other = "import torch\n@torch.compile\ndef g(x):\n    return x.sum().item()\n"
+    index = WorkspaceIndex()
+    index.set_folders([tmp_path])
+    key = tmp_path.resolve()
+    index.project(key).settings = Settings()
+    a, b, c = (str(key / name) for name in ("a.py", "b.py", "c.py"))
+    docs = {"file:///a": (a, 1, caller), "file:///b": (b, 1, helper), "file:///c": (c, 1, other)}
+
+    def run(changed, docs, previous):
+        snap = Snapshot(key=key, encoding=UTF16, changed=changed, reverted=[], disk=[], open_docs=docs,
+                        previous=previous)
+        return analyze(index, snap, lambda: False, lambda key, errors: None).results
+
+    first = run({a: caller, b: helper, c: other}, docs, {})
+    # a.py gains a line: b.py's finding (reached from a.py) points into a.py, whose lines
+    # moved, so it is converted again; c.py's is the one of the run before, as it was.
+    edited = "\n" + caller
+    second = run({a: edited}, {**docs, "file:///a": (a, 2, edited)}, first)
+    assert second["file:///c"] is first["file:///c"]
+    assert second["file:///b"] is not first["file:///b"]
+    steps = [(r.message, r.location.range.start.line) for r in second["file:///b"].lsp[0].related_information]
+    assert steps == [("f: compiled at a.py:5", 4), ("calls bad", 5)]  # a line down
+    assert [d.code for d in second["file:///c"].lsp] == ["TC102"]
+
+
 # -- start-up and command line -------------------------------------------------------------
 def test_start_up_is_lazy():
     code = (
