@@ -239,7 +239,7 @@ class _Piece:
     writes: dict[str, dict]  # table -> key -> value written (_MISSING: deleted; sets: present?)
     part: FileSummary  # what the piece found, lines counted from the piece's first line
     lines: int  # newlines in the piece's text
-    positions: dict  # node -> CodeRange in `tree`, of the nodes the last analysis placed
+    positions: dict  # node -> CodeRange in `tree`, of the nodes its analyses placed
     shifted: tuple[int, FileSummary] | None = None  # (lines down, `part` that many lines down), last used
 
 
@@ -353,27 +353,27 @@ class IncrementalSummarizer:
         part.functions = {k: v for k, v in recorders["functions"].own.items() if v is not _MISSING}
         return _Piece(tree=tree, reads={n: r.reads for n, r in recorders.items() if r.reads},
                       writes={n: r.own for n, r in recorders.items() if r.own}, part=part,
-                      lines=_line_count(tree.code), positions=positions.used)
+                      lines=_line_count(tree.code), positions=positions.kept)
 
 
 class _Positions:
-    """A piece's node positions for its analyzer: those an earlier analysis of the same tree
+    """A piece's node positions for its analyzer: those earlier analyses of the same tree
     placed, and all of them computed (one code generation of the piece, half of the cost of
-    an analysis) only when a node is not among those. `used`: the ones placed this time."""
+    an analysis) only when a node is not among those. `kept`: the ones placed so far."""
 
-    __slots__ = ("tree", "known", "used")
+    __slots__ = ("tree", "kept", "all")
 
-    def __init__(self, tree: cst.Module, known: dict) -> None:
+    def __init__(self, tree: cst.Module, kept: dict) -> None:
         self.tree = tree
-        self.known = known
-        self.used: dict = {}
+        self.kept = dict(kept)
+        self.all = None
 
     def __getitem__(self, node):
-        where = self.known.get(node)
+        where = self.kept.get(node)
         if where is None:
-            self.known = _positions(self.tree)
-            where = self.known[node]
-        self.used[node] = where
+            if self.all is None:
+                self.all = _positions(self.tree)
+            where = self.kept[node] = self.all[node]
         return where
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from tclint.analyzer.config import Settings
 from tclint.analyzer.incremental import IncrementalSummarizer
+from tclint.analyzer.file_analysis import _positions as _real_positions
 from tclint.analyzer.project import project_diagnostics, summarize
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,6 +97,26 @@ def test_a_module_level_edit_reanalyzes_only_its_readers():
     after = inc.summarize(edited, "f.py", "f", False)
     assert inc.analyzed == 2  # the assignment and `uses_scale`, which reads SCALE
     assert after == summarize(edited, "f.py", "f", False)
+
+
+def test_a_statement_reanalyzed_for_what_it_read_reuses_its_node_positions(monkeypatch):
+    from tclint.analyzer import incremental
+
+    inc = IncrementalSummarizer()
+    inc.summarize(MODULE, "f.py", "f", False)
+    placed = []
+    monkeypatch.setattr(incremental, "_positions", lambda tree: placed.append(tree) or _real_positions(tree))
+    edited = MODULE.replace("SCALE = 2", "SCALE = torch.ones(1)")
+    after = inc.summarize(edited, "f.py", "f", False)
+    assert inc.analyzed == 2
+    # `uses_scale` (same text) now reports a node it never reported: its positions are computed.
+    assert [tree.code for tree in placed] == [MODULE.split("def other")[0].split("SCALE = 2\n")[1]]
+    assert after == summarize(edited, "f.py", "f", False)
+    placed.clear()
+    inc.summarize(MODULE, "f.py", "f", False)  # back and forth: `uses_scale` is placed from what it kept
+    again = inc.summarize(edited, "f.py", "f", False)
+    assert inc.analyzed == 2 and placed == []
+    assert again == summarize(edited, "f.py", "f", False)
 
 
 def test_an_edit_inside_a_def_reanalyzes_that_def_and_keeps_positions():
