@@ -260,24 +260,42 @@ class TclintLanguageServer(DocumentLifecycle, Features, ConfirmFlow, LanguageSer
             last[0] = pct
             loop.call_soon_threadsafe(self._report_progress, token, f"{done}/{total} files", pct)
 
-        def work() -> tuple[int, list[str], list[str]]:
+        # Indexing steps aside (between two files) for every lint run that waits behind it on
+        # the analysis thread, and goes on after it: a document opened while a big workspace is
+        # indexed gets its diagnostics in seconds, not after the whole workspace.
+        done: dict[Path, set[str]] = {key: set() for key in folders}
+        indexed: set[Path] = set()
+
+        def stop() -> bool:
+            return self.scheduler.closed or self.scheduler.runs_waiting()
+
+        def work() -> tuple[list[str], list[str]]:
             errors: list[str] = []
             notices: list[str] = []
-            count = 0
             self.index.set_folders(self.folders)
             for key in folders:
+                if key in indexed:
+                    continue
                 try:
                     self._ensure_settings(key, errors)
-                    notices.extend(self.index.index_project(key, progress, lambda: self.scheduler.closed))
-                    count += len(self.index.project(key).summaries)
+                    notices.extend(self.index.index_project(key, progress, stop, done[key]))
+                    if not self.scheduler.closed and self.scheduler.runs_waiting():
+                        break  # a lint run goes first; the next step goes on from here
+                    indexed.add(key)
                 except Exception:  # noqa: BLE001
                     errors.append(f"tclint: internal error while indexing {key}:\n{traceback.format_exc()}")
-            return count, notices, errors
+                    indexed.add(key)
+            return notices, errors
 
+        notices, errors = [], []
         try:
-            count, notices, errors = await self.scheduler.submit(work)
+            while len(indexed) < len(folders) and not self.scheduler.closed:
+                more_notices, more_errors = await self.scheduler.submit(work)
+                notices += more_notices
+                errors += more_errors
+            count = sum(len(self.index.project(key).summaries) for key in folders)
         except Exception as exc:  # noqa: BLE001
-            count, notices, errors = 0, [], [f"tclint: internal error while indexing: {exc!r}"]
+            count, errors = 0, errors + [f"tclint: internal error while indexing: {exc!r}"]
         for message in dict.fromkeys(errors):
             self.problem(message)
         for notice in notices:

@@ -36,6 +36,7 @@ class Scheduler:
         self._timers: dict[Hashable, asyncio.Handle] = {}
         self._generation: dict[Hashable, int] = {}
         self._running: dict[Hashable, int] = {}
+        self._queued: set[object] = set()  # runs handed to the analysis thread, not begun there
         self._closed = False
 
     @property
@@ -67,6 +68,10 @@ class Scheduler:
     def pending(self, key: Hashable) -> bool:
         return key in self._timers or self._running.get(key, 0) > 0
 
+    def runs_waiting(self) -> bool:
+        """Whether a run waits for the analysis thread (behind the work that asks: indexing)."""
+        return bool(self._queued)
+
     def submit(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future:
         """Run `fn` on the analysis thread, in order with the lint runs."""
         return asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
@@ -89,7 +94,14 @@ class Scheduler:
 
         loop = asyncio.get_running_loop()
         self._running[key] = self._running.get(key, 0) + 1
-        future = loop.run_in_executor(self.executor, self._work, snapshot, superseded)
+        token = object()
+        self._queued.add(token)
+
+        def work() -> Result | None:
+            self._queued.discard(token)  # a set's add and discard are atomic across threads
+            return self._work(snapshot, superseded)
+
+        future = loop.run_in_executor(self.executor, work)
         future.add_done_callback(lambda f: self._done(key, f))
 
     def _done(self, key: Hashable, future: asyncio.Future) -> None:

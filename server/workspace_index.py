@@ -154,20 +154,26 @@ class WorkspaceIndex:
         return None
 
     def index_project(self, key: Path, progress: Callable[[int, int], None] | None = None,
-                      cancelled: Callable[[], bool] | None = None) -> list[str]:
-        """Summarize every Python file of a workspace folder, as the CLI would find them."""
+                      cancelled: Callable[[], bool] | None = None, done: set[str] | None = None) -> list[str]:
+        """Summarize every Python file of a workspace folder, as the CLI would find them.
+        `done`: the paths earlier calls indexed before they were cancelled, skipped here (and
+        this call's added), so that indexing can go on in steps."""
         from tclint.analyzer.discovery import discover
 
         proj = self.project(key)
         files, notices = discover([key], proj.settings)
+        if done:
+            notices = []  # the first step reported them
         files = [f for f in files if f.path.suffix == ".py"]  # notebooks: only while open in the editor
         total = len(files)
         for i, f in enumerate(files):
             if cancelled is not None and cancelled():
                 break
             path = str(f.path)
-            if path in proj.buffers:
+            if path in proj.buffers or (done is not None and path in done):
                 continue
+            if done is not None:
+                done.add(path)
             try:
                 notice = self.refresh_from_disk(path)
             except Exception as exc:  # the analyzer promises not to raise; be safe anyway

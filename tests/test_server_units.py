@@ -268,6 +268,58 @@ async def test_scheduler_debounces_and_drops_superseded_runs():
         sched.close()
 
 
+async def test_work_on_the_analysis_thread_sees_a_run_waiting_behind_it():
+    release = threading.Event()
+    seen: list[bool] = []
+    ran = asyncio.Event()
+
+    def work(snap, superseded):
+        seen.append(sched.runs_waiting())  # begun: no longer waiting
+        return snap
+
+    sched = Scheduler(lambda key: 1, work, lambda result: ran.set(), lambda key, exc: None)
+    try:
+        blocker = sched.submit(lambda: (release.wait(5), sched.runs_waiting())[1])
+        assert not sched.runs_waiting()
+        sched.schedule("p", 0.0)
+        await asyncio.sleep(0.05)
+        assert sched.runs_waiting()  # queued behind the blocker
+        release.set()
+        assert await blocker is True  # what the blocker saw as it finished
+        await asyncio.wait_for(ran.wait(), 5)
+        assert seen == [False] and not sched.runs_waiting()
+    finally:
+        release.set()
+        sched.close()
+
+
+def test_indexing_goes_on_in_steps(tmp_path):
+    from tclint.analyzer.config import Settings
+
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.py").write_text(f"def {name}(x):\n    return x.sum().item()\n")
+    index = WorkspaceIndex()
+    index.set_folders([tmp_path])
+    key = tmp_path.resolve()
+    index.project(key).settings = Settings()
+    done: set[str] = set()
+    calls = {"n": 0}
+
+    def after_one_file():
+        calls["n"] += 1
+        return calls["n"] > 1
+
+    index.index_project(key, cancelled=after_one_file, done=done)
+    assert len(done) == 1 and len(index.project(key).summaries) == 1
+    first = set(done)
+    read = []
+    real = index.refresh_from_disk
+    index.refresh_from_disk = lambda path: read.append(path) or real(path)
+    index.index_project(key, done=done)
+    assert len(read) == 2 and not first & set(read)  # the other two, once each
+    assert len(index.project(key).summaries) == 3
+
+
 # -- workspace index --------------------------------------------------------------------
 def test_index_cross_file_and_revert(tmp_path):
     from tclint.analyzer.config import Settings
