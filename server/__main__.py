@@ -30,28 +30,47 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class OneLineFormatter(logging.Formatter):
+    """A record is one line: a fault is logged as what happened, not as a traceback (-v keeps
+    those). The text is cut, since pygls puts a request's params in its messages."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = record.getMessage().strip()
+        line = text.splitlines()[0] if text else ""
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            detail = str(exc).strip().splitlines()
+            line += f" ({type(exc).__name__}{': ' + detail[0] if detail else ''})"
+        line = f"{record.levelname} {record.name}: {line}"
+        return line if len(line) <= 500 else line[:497] + "..."
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     level = logging.DEBUG if args.verbose else logging.WARNING
     if args.log_file:
-        logging.basicConfig(filename=os.path.abspath(args.log_file), level=level,
-                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        handler: logging.Handler = logging.FileHandler(os.path.abspath(args.log_file))
+        pattern = "%(asctime)s %(levelname)s %(name)s: %(message)s"
     else:
         # stdout carries the protocol: logs go to stderr only.
-        logging.basicConfig(stream=sys.stderr, level=level, format="%(levelname)s %(name)s: %(message)s")
+        handler = logging.StreamHandler(sys.stderr)
+        pattern = "%(levelname)s %(name)s: %(message)s"
+    handler.setFormatter(logging.Formatter(pattern) if args.verbose else OneLineFormatter())
+    logging.basicConfig(level=level, handlers=[handler])
 
     from tclint.analyzer.neutral_dir import neutral_directory
     from tclint.server.app import create_server
+    from tclint.server.protocol import serve_stdio
 
     # The server needs no working directory (projects are its workspace folders), and its
     # parser workers inherit this one: see neutral_dir.
     os.chdir(neutral_directory())
     server = create_server()
     try:
-        server.start_io()
+        serve_stdio(server)  # ends the process on `exit` or at the end of input
     except KeyboardInterrupt:
-        return 0
-    return 0
+        return 1
+    return 1
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from tclint.server.confirm_flow import ConfirmFlow, uri_argument
 from tclint.server.documents import DocumentLifecycle
 from tclint.server.features import Features
 from tclint.server.lint_run import DocResult, OpenDocument
+from tclint.server.protocol import TclintProtocol
 from tclint.server.scheduler import Scheduler
 from tclint.server.settings import ClientSettings, parse_client_settings, unwrap
 from tclint.server.workspace_index import WorkspaceIndex, normalize_path, project_key
@@ -52,6 +53,7 @@ def _version() -> str:
 
 class TclintLanguageServer(DocumentLifecycle, Features, ConfirmFlow, LanguageServer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("protocol_cls", TclintProtocol)
         super().__init__(NAME, _version(), *args, notebook_document_sync=NOTEBOOK_SYNC, **kwargs)
         self.docs: dict[str, OpenDocument] = {}
         self.results: dict[str, DocResult] = {}
@@ -344,6 +346,7 @@ class TclintLanguageServer(DocumentLifecycle, Features, ConfirmFlow, LanguageSer
 
 def create_server() -> TclintLanguageServer:
     server = TclintLanguageServer()
+    server.protocol.on_exit.append(server.index.pool.close)  # `exit` kills the parser worker
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: TclintLanguageServer, params: types.InitializeParams) -> None:

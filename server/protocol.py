@@ -1,0 +1,344 @@
+"""The wire, hardened: framing, validation and exit, in front of pygls' message handling.
+
+pygls reads frames with a loop that never recovers from a bad `Content-Length` (the stream
+stays out of step for good), and drops, with a traceback and no answer, every request it
+cannot decode: invalid JSON, a missing method, params that do not fit the method's type. A
+client waiting for that answer hangs. Here:
+
+- `FrameReader` reads frames off the raw byte stream. A header it cannot use, or a frame
+  whose body runs into the next frame's header, is reported and skipped: reading resumes at
+  the next `Content-Length` header. (A JSON body cannot hold that header's bytes, whose
+  line ends are raw CR LF, so finding them inside a body proves the length was wrong.)
+- `TclintProtocol.receive` answers every request it cannot hand to a handler with a JSON-RPC
+  error (ParseError, InvalidRequest, InvalidParams), and logs one line per fault.
+- `exit` ends the process at once, with status 0 after `shutdown` and 1 otherwise (the
+  LSP's rule), killing the parser workers first; so does the end of input. Waiting for the
+  analysis thread to notice would take as long as the file it is on.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import re
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+import cattrs
+from lsprotocol import types
+from pygls.protocol import (JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage,
+                            LanguageServerProtocol, lsp_method)
+
+log = logging.getLogger(__name__)
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+
+MAX_BODY = 128 * 1024 * 1024  # far above any document an editor sends; a bigger length is corrupt
+MAX_HEADER_LINE = 4096
+CHUNK = 1 << 16
+
+_LENGTH_HEADER = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
+# A whole Content-Length line, as only a frame header holds it (raw CR LF: not in any JSON).
+_LENGTH_LINE = re.compile(rb"content-length[ \t]*:[ \t]*\d+[ \t]*\r\n", re.IGNORECASE)
+_HEADER_LINES = re.compile(rb"(?:[!-9;-~]+[ \t]*:[^\r\n]*\r?\n|[ \t]*\r?\n)*")
+_ID = re.compile(rb'"id"[ \t\r\n]*:[ \t\r\n]*(-?\d{1,18}(?![\d.eE])|"(?:[^"\\\r\n]|\\.){0,200}")')
+
+
+@dataclass
+class Frame:
+    body: bytes
+
+
+@dataclass
+class BadFrame:
+    """Bytes that are not a frame: `why`, and the body read so far, if any (to find an id in)."""
+    why: str
+    body: bytes = b""
+
+
+class FrameReader:
+    """Frames from `read(n)` (which returns at most n bytes, b"" at the end of input)."""
+
+    def __init__(self, read: Callable[[int], bytes]) -> None:
+        self._read = read
+        self._buf = bytearray()
+        self._eof = False
+
+    def _fill(self) -> bool:
+        if self._eof:
+            return False
+        chunk = self._read(CHUNK)
+        if not chunk:
+            self._eof = True
+            return False
+        self._buf += chunk
+        return True
+
+    def __iter__(self) -> Iterator[Frame | BadFrame]:
+        buf = self._buf
+        after_bad = False  # bytes left of a frame already reported are not a new fault
+        while True:
+            # 1. The next Content-Length header; what comes before it is other headers or junk.
+            match = _LENGTH_HEADER.search(buf)
+            while match is None:
+                keep = len(b"content-length:") - 1
+                if len(buf) > keep:
+                    junk = bytes(buf[:-keep])
+                    del buf[:-keep]
+                    if not after_bad and _HEADER_LINES.fullmatch(junk) is None:
+                        after_bad = True
+                        yield BadFrame(f"{len(junk)} bytes that are not a frame header")
+                if not self._fill():
+                    return
+                match = _LENGTH_HEADER.search(buf)
+            junk = bytes(buf[:match.start()])
+            del buf[:match.start()]
+            if junk and not after_bad and _HEADER_LINES.fullmatch(junk) is None:
+                yield BadFrame(f"{len(junk)} bytes that are not a frame header")
+            after_bad = False
+            # 2. The header block, up to its empty line.
+            end = self._header_end()
+            if end is None:
+                if self._eof:
+                    return
+                yield BadFrame("a header line longer than %d bytes" % MAX_HEADER_LINE)
+                del buf[:len(b"content-length:")]
+                after_bad = True
+                continue
+            headers = bytes(buf[:end])
+            value = headers.split(b"\n", 1)[0].split(b":", 1)[1].strip()
+            if not value.isdigit() or len(value) > 12 or int(value) > MAX_BODY:
+                del buf[:len(b"content-length:")]  # resume at the next header, maybe in this block
+                after_bad = True
+                yield BadFrame(f"a bad Content-Length ({_short(value)})")
+                continue
+            length = int(value)
+            del buf[:end]
+            # 3. The body; cut short where the next frame's header shows inside it.
+            scanned = 0
+            while True:
+                found = _LENGTH_LINE.search(buf, max(0, scanned - 64))
+                if found is not None and found.start() < length:
+                    body = bytes(buf[:found.start()])
+                    del buf[:found.start()]
+                    yield BadFrame(f"a frame shorter than its Content-Length ({length})", body)
+                    break
+                scanned = len(buf)
+                if len(buf) >= length:
+                    body = bytes(buf[:length])
+                    del buf[:length]
+                    yield Frame(body)
+                    break
+                if not self._fill():
+                    return
+
+    def _header_end(self) -> int | None:
+        """Where the body starts, once the header block (from buf[0]) is all read."""
+        buf = self._buf
+        start = 0
+        while True:
+            newline = buf.find(b"\n", start)
+            while newline < 0:
+                if len(buf) - start > MAX_HEADER_LINE or not self._fill():
+                    return None
+                newline = buf.find(b"\n", start)
+            if newline - start > MAX_HEADER_LINE:
+                return None
+            if start > 0 and not buf[start:newline].strip():
+                return newline + 1
+            start = newline + 1
+
+
+def _short(data: bytes | str, limit: int = 60) -> str:
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    text = " ".join(text.split())
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def _salvage_id(body: bytes) -> int | str | None:
+    """The id of a request whose JSON cannot be read, when its text still shows one: a client
+    waits for an answer to that id (JSON-RPC allows null, which no client can match)."""
+    found = _ID.search(body)
+    if found is None:
+        return None
+    try:
+        value = json.loads(found.group(1))
+    except ValueError:
+        return None
+    return value if isinstance(value, (int, str)) else None
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, cattrs.ClassValidationError):
+        return "; ".join(cattrs.transform_error(exc))[:300]
+    return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]
+
+
+def _is_exit(body: bytes) -> bool:
+    if len(body) > 200 or b'"exit"' not in body:
+        return False
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("method") == types.EXIT and "id" not in data
+
+
+class TclintProtocol(LanguageServerProtocol):
+    """pygls' protocol, fed by `receive` instead of pygls' own read loop."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.on_exit: list[Callable[[], None]] = []  # stop child processes; must not block
+
+    # -- receiving ---------------------------------------------------------------------------
+    def receive(self, item: Frame | BadFrame) -> None:
+        if isinstance(item, BadFrame):
+            msg_id = _salvage_id(item.body)
+            self._fault(PARSE_ERROR, f"skipped {item.why}", msg_id, answer=msg_id is not None)
+            return
+        try:
+            data = json.loads(item.body)
+        except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+            self._fault(PARSE_ERROR, f"unreadable JSON ({_why(exc)})", _salvage_id(item.body), answer=True)
+            return
+        self.receive_object(data)
+
+    def receive_object(self, data: Any) -> None:
+        if not isinstance(data, dict):
+            self._fault(INVALID_REQUEST, "a message must be a JSON object", None, answer=True)
+            return
+        has_id = "id" in data
+        msg_id = data.get("id")
+        if has_id and (isinstance(msg_id, bool) or not isinstance(msg_id, (int, str))):
+            self._fault(INVALID_REQUEST, f"an id must be a number or a string, not {_short(json.dumps(msg_id))}",
+                        None, answer=True)
+            return
+        if data.get("jsonrpc") != self.VERSION:
+            self._fault(INVALID_REQUEST, 'not a JSON-RPC 2.0 message ("jsonrpc": "2.0")', msg_id, answer=has_id)
+            return
+        method = data.get("method")
+        if "method" in data and not isinstance(method, str):
+            self._fault(INVALID_REQUEST, "a method must be a string", msg_id, answer=has_id)
+            return
+        if method is None:
+            if has_id and ("result" in data) != ("error" in data):
+                self._dispatch(data, msg_id, request=False)
+            else:
+                self._fault(INVALID_REQUEST, "a request needs a method", msg_id, answer=has_id)
+            return
+        if self._shutdown and method != types.EXIT:
+            self._fault(INVALID_REQUEST, f"{method}: the server is shut down", msg_id, answer=has_id)
+            return
+        kind = self.get_message_type(method)
+        if has_id and kind is not None and not _has_field(kind, "id"):
+            self._fault(INVALID_REQUEST, f"{method} is a notification: it takes no id", msg_id, answer=True)
+            return
+        if not has_id and kind is not None and _has_field(kind, "id"):
+            self._fault(INVALID_REQUEST, f"{method} is a request: it needs an id", None, answer=False)
+            return
+        if kind is None:
+            data = {"params": None, **data}  # pygls' fallback types want params
+        self._dispatch(data, msg_id, request=has_id)
+
+    def _dispatch(self, data: dict, msg_id: Any, request: bool) -> None:
+        try:
+            message = self.structure_message(data)
+        except Exception as exc:  # noqa: BLE001 - the params do not fit the method's type
+            self._fault(INVALID_PARAMS, f"{data.get('method', 'a response')}: {_why(exc.__cause__ or exc)}",
+                        msg_id, answer=request)
+            return
+        try:
+            self.handle_message(message)
+        except Exception as exc:  # noqa: BLE001 - the server must go on
+            self._fault(INTERNAL_ERROR, f"{data.get('method', 'a response')}: {_why(exc)}", msg_id, answer=request)
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """pygls' decoding, raising instead of logging a traceback (`_dispatch` logs one line)."""
+        if "method" in data:
+            fallback = JsonRPCRequestMessage if "id" in data else JsonRPCNotification
+            kind = self.get_message_type(data["method"]) or fallback
+        elif "error" in data:
+            kind = types.ResponseErrorMessage
+        else:
+            kind = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
+        try:
+            return self._converter.structure(data, kind)
+        except Exception as exc:
+            raise ValueError("does not fit its type") from exc
+
+    def _fault(self, code: int, why: str, msg_id: Any, answer: bool) -> None:
+        if answer:
+            log.warning("bad message from the client (answered %d): %s", code, why)
+            self._send_response(msg_id, error=types.ResponseError(code=code, message=why))
+        else:
+            log.warning("bad message from the client (ignored): %s", why)
+
+    # -- ending -----------------------------------------------------------------------------
+    @lsp_method(types.EXIT)
+    def lsp_exit(self, *args: Any) -> None:
+        self.terminate()
+
+    def terminate(self) -> None:
+        """End the process now: 0 after `shutdown`, 1 otherwise (the LSP's rule)."""
+        code = 0 if self._shutdown else 1
+        for stop in self.on_exit:
+            try:
+                stop()
+            except Exception as exc:  # noqa: BLE001
+                log.warning("while exiting: %s", _why(exc))
+        logging.shutdown()
+        os._exit(code)
+
+
+def _has_field(kind: type, name: str) -> bool:
+    return any(a.name == name for a in getattr(kind, "__attrs_attrs__", ()))
+
+
+class _Writer:
+    """stdout for frames, one whole frame at a time (handlers answer from several threads)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self._lock = threading.Lock()
+
+    def write(self, data: bytes) -> None:
+        with self._lock:
+            self._stream.write(data)
+            self._stream.flush()
+
+    def close(self) -> None:
+        self._stream.close()
+
+
+def serve_stdio(server: Any) -> None:
+    """Run `server` (its protocol a TclintProtocol) on stdin/stdout until `exit` or the end of input."""
+    protocol: TclintProtocol = server.protocol
+    stdin_fd = sys.stdin.buffer.fileno()
+    protocol.set_writer(_Writer(sys.stdout.buffer))
+    sys.stdout = sys.stderr  # a stray print() must not land inside the protocol stream
+    server._stop_event = threading.Event()
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+
+        def pump() -> None:
+            try:
+                for item in FrameReader(lambda n: os.read(stdin_fd, n)):
+                    if isinstance(item, Frame) and _is_exit(item.body):
+                        protocol.terminate()  # here, not behind whatever the event loop runs
+                    loop.call_soon_threadsafe(protocol.receive, item)
+            except OSError as exc:
+                log.warning("cannot read the client's input: %s", _why(exc))
+            loop.call_soon_threadsafe(protocol.terminate)  # the client is gone
+
+        threading.Thread(target=pump, name="tclint-stdin", daemon=True).start()
+        await loop.create_future()  # terminate() ends the process
+
+    asyncio.run(main())
