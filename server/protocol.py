@@ -82,41 +82,35 @@ class FrameReader:
 
     def __iter__(self) -> Iterator[Frame | BadFrame]:
         buf = self._buf
-        after_bad = False  # bytes left of a frame already reported are not a new fault
+        keep = len(b"content-length:") - 1  # a header cut by a read
+        skipping: str | None = None  # why the bytes being skipped are not a frame
+        skipped = bytearray()  # their start, to find a request id in
         while True:
-            # 1. The next Content-Length header; what comes before it is other headers or junk.
+            # 1. The next Content-Length header; before it, other headers or bytes to skip.
             match = _LENGTH_HEADER.search(buf)
             while match is None:
-                keep = len(b"content-length:") - 1
                 if len(buf) > keep:
-                    junk = bytes(buf[:-keep])
-                    del buf[:-keep]
-                    if not after_bad and _HEADER_LINES.fullmatch(junk) is None:
-                        after_bad = True
-                        yield BadFrame(f"{len(junk)} bytes that are not a frame header")
+                    skipping = self._skip(len(buf) - keep, skipping, skipped)
                 if not self._fill():
+                    if skipping is not None:
+                        yield BadFrame(f"skipped {skipping}", bytes(skipped))
                     return
                 match = _LENGTH_HEADER.search(buf)
-            junk = bytes(buf[:match.start()])
-            del buf[:match.start()]
-            if junk and not after_bad and _HEADER_LINES.fullmatch(junk) is None:
-                yield BadFrame(f"{len(junk)} bytes that are not a frame header")
-            after_bad = False
+            skipping = self._skip(match.start(), skipping, skipped)
+            if skipping is not None:
+                yield BadFrame(f"skipped {skipping}", bytes(skipped))
+                skipping = None
+                skipped.clear()
             # 2. The header block, up to its empty line.
             end = self._header_end()
-            if end is None:
-                if self._eof:
-                    return
-                yield BadFrame("a header line longer than %d bytes" % MAX_HEADER_LINE)
-                del buf[:len(b"content-length:")]
-                after_bad = True
-                continue
-            headers = bytes(buf[:end])
-            value = headers.split(b"\n", 1)[0].split(b":", 1)[1].strip()
-            if not value.isdigit() or len(value) > 12 or int(value) > MAX_BODY:
-                del buf[:len(b"content-length:")]  # resume at the next header, maybe in this block
-                after_bad = True
-                yield BadFrame(f"a bad Content-Length ({_short(value)})")
+            if end is None and self._eof:
+                return
+            value = b"" if end is None else bytes(buf[:end]).split(b"\n", 1)[0].split(b":", 1)[1].strip()
+            if end is None or not value.isdigit() or len(value) > 12 or int(value) > MAX_BODY:
+                # Resume at the next header (which may be in this block), skipping the body.
+                skipping = (f"a header line over {MAX_HEADER_LINE} bytes" if end is None
+                            else f"a frame with a bad Content-Length ({_short(value)})")
+                del buf[:keep + 1]
                 continue
             length = int(value)
             del buf[:end]
@@ -127,7 +121,7 @@ class FrameReader:
                 if found is not None and found.start() < length:
                     body = bytes(buf[:found.start()])
                     del buf[:found.start()]
-                    yield BadFrame(f"a frame shorter than its Content-Length ({length})", body)
+                    yield BadFrame(f"skipped a frame shorter than its Content-Length ({length})", body)
                     break
                 scanned = len(buf)
                 if len(buf) >= length:
@@ -137,6 +131,16 @@ class FrameReader:
                     break
                 if not self._fill():
                     return
+
+    def _skip(self, n: int, skipping: str | None, skipped: bytearray) -> str | None:
+        """Drop buf[:n]; anything but header lines there is a fault (the new `skipping`)."""
+        junk = bytes(self._buf[:n])
+        del self._buf[:n]
+        if skipping is None and junk and _HEADER_LINES.fullmatch(junk) is None:
+            skipping = "bytes that are not a frame"
+        if skipping is not None and len(skipped) < CHUNK:
+            skipped += junk[:CHUNK - len(skipped)]
+        return skipping
 
     def _header_end(self) -> int | None:
         """Where the body starts, once the header block (from buf[0]) is all read."""
@@ -201,7 +205,7 @@ class TclintProtocol(LanguageServerProtocol):
     def receive(self, item: Frame | BadFrame) -> None:
         if isinstance(item, BadFrame):
             msg_id = _salvage_id(item.body)
-            self._fault(PARSE_ERROR, f"skipped {item.why}", msg_id, answer=msg_id is not None)
+            self._fault(PARSE_ERROR, item.why, msg_id, answer=msg_id is not None)
             return
         try:
             data = json.loads(item.body)
