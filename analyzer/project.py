@@ -28,6 +28,7 @@ from tclint.analyzer.rules import all_rules, visitor_rules
 from tclint.analyzer.selection import ignored_for_file, is_selected, severity_for
 from tclint.analyzer.summary import Candidate, FileSummary
 from tclint.analyzer.suppressions import find_suppressions
+from tclint.analyzer.worker_lifetime import die_with_parent
 
 DISABLED_CALL = "TC210"
 
@@ -169,7 +170,8 @@ def _summaries(inputs, cache: SummaryCache | None, jobs: int | None) -> list[Fil
             todo.append((i, key, (data, f.display, f.module, f.is_package)))
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers > 1 and len(todo) > 8:
-        with in_neutral_directory(), ProcessPoolExecutor(max_workers=workers) as pool:
+        with in_neutral_directory(), ProcessPoolExecutor(max_workers=workers, initializer=die_with_parent,
+                                                          initargs=(os.getpid(),)) as pool:
             fresh = pool.map(_summarize_job, [job for _, _, job in todo],
                              chunksize=max(1, len(todo) // (workers * 8)))
             _store(todo, fresh, summaries, cache)

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+from tclint.analyzer.worker_lifetime import die_with_parent
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +40,10 @@ class ParsePool:
 
     def _get(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            # spawn: never fork a process that runs threads and an event loop.
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            # spawn: never fork a process that runs threads and an event loop. The worker dies
+            # with the server, however the server ends.
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=die_with_parent, initargs=(os.getpid(),))
         return self._pool
 
     def _discard(self) -> None:
@@ -61,7 +66,11 @@ class ParsePool:
         if self._closed:
             return fn(job)
         try:
-            future = self._get().submit(fn, job)
+            try:
+                future = self._get().submit(fn, job)
+            except BrokenProcessPool:  # the worker died while idle (killed): not this file's fault
+                self._discard()
+                future = self._get().submit(fn, job)
             return future.result(timeout=self.timeout)
         except FutureTimeout:
             self._discard()
