@@ -298,6 +298,11 @@ class IncrementalSummarizer:
         self.whole = False
         return summary
 
+    def forget(self, path: str) -> None:
+        """Drop what is kept of `path` (its editor closed it)."""
+        for key in [key for key in self._documents if key[0] == path]:
+            del self._documents[key]
+
     def _summarize(self, sources: list[str], trees: list[cst.Module], path: str, module: str,
                    is_package: bool, before: dict, pieces: dict) -> FileSummary:
         rules = visitor_rules()

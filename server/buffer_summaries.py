@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tclint.server.parse_pool import ParsePool
+from tclint.server.parse_pool import ParsePool, SummaryFailed, trim_heap
 
 
 class BufferSummaries:
@@ -43,6 +43,17 @@ class BufferSummaries:
         if first:
             self.pool.post(prepare_in_worker, job)
         return summary
+
+    def forget(self, path: str) -> None:
+        """The editor closed `path`: drop its syntax trees, here and in the worker."""
+        self.local.forget(path)
+        self._sent = {key for key in self._sent if key[0] != path}
+        trim_heap()
+        if self.pool.running:
+            try:
+                self.pool.call(forget_in_worker, path, path)
+            except SummaryFailed:
+                pass  # the worker is gone, and what it kept with it
 
 
 def _cached(cache: Any, job: tuple[str, str, str, bool]) -> Any:
@@ -86,3 +97,10 @@ def summarize_in_worker(job: tuple[str, str, str, bool]) -> tuple[Any, bool]:
 def prepare_in_worker(job: tuple[str, str, str, bool]) -> None:
     """Cut the document into pieces, for its next edit."""
     _summarizer().summarize(*job)
+
+
+def forget_in_worker(path: str) -> None:
+    summarizer = _WORKER_STATE.get("summarizer")
+    if summarizer is not None:
+        summarizer.forget(path)
+    trim_heap()

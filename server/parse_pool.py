@@ -46,6 +46,11 @@ class ParsePool:
                                              initializer=die_with_parent, initargs=(os.getpid(),))
         return self._pool
 
+    @property
+    def running(self) -> bool:
+        """Whether a worker was started (and not discarded since)."""
+        return self._pool is not None and not self._closed
+
     def _discard(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:
@@ -91,6 +96,20 @@ class ParsePool:
     def close(self) -> None:
         self._closed = True
         self._discard()
+
+
+def trim_heap() -> None:
+    """Hand freed memory back to the system: after a big document's syntax trees are dropped,
+    glibc keeps the pages for reuse, and the process's RSS stays at its peak."""
+    import gc
+
+    gc.collect()
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass  # not glibc
 
 
 def _summarize(job: tuple[bytes | str, str, str, bool]) -> Any:

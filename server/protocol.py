@@ -297,6 +297,14 @@ class TclintProtocol(LanguageServerProtocol):
                 stop()
             except Exception as exc:  # noqa: BLE001
                 log.warning("while exiting: %s", _why(exc))
+        try:
+            # multiprocessing's own clean-up, which os._exit skips: unlink the pool's semaphores,
+            # or its resource tracker warns about "leaked" ones on stderr.
+            from multiprocessing import util
+
+            util._run_finalizers(0)
+        except Exception:  # noqa: BLE001
+            pass
         logging.shutdown()
         os._exit(code)
 

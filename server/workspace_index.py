@@ -107,6 +107,8 @@ class WorkspaceIndex:
         proj = self.project(self.project_key(path))
         proj.buffers.discard(path)
         proj.skipped.pop(path, None)
+        if self.buffers is not None:
+            self.buffers.forget(path)
         if not proj.indexed or path.endswith(NOTEBOOK_SUFFIX):  # the index holds no notebooks from disk
             proj.summaries.pop(path, None)
             return None
