@@ -89,8 +89,12 @@ class FrameReader:
             # 1. The next Content-Length header; before it, other headers or bytes to skip.
             match = _LENGTH_HEADER.search(buf)
             while match is None:
-                if len(buf) > keep:
-                    skipping = self._skip(len(buf) - keep, skipping, skipped)
+                # Skip whole lines (a header line is judged whole), or a line too long to be one.
+                cut = buf.rfind(b"\n", 0, max(0, len(buf) - keep)) + 1
+                if cut == 0 and len(buf) > MAX_HEADER_LINE:
+                    cut = len(buf) - keep
+                if cut:
+                    skipping = self._skip(cut, skipping, skipped)
                 if not self._fill():
                     if skipping is not None:
                         yield BadFrame(f"skipped {skipping}", bytes(skipped))
