@@ -129,3 +129,213 @@ def test_campaign(tmp_path):
     print(f"\ncampaign: {json.dumps(counts)}")
     assert not failures, failures[:3]
     assert counts["markers"] == 0
+
+
+# -- the language server: faults and load -------------------------------------------------
+
+LSP_REQUESTS = ["textDocument/hover", "textDocument/codeAction", "textDocument/completion",
+                "textDocument/diagnostic", "workspace/executeCommand", "textDocument/documentSymbol",
+                "textDocument/didOpen", "initialize", "$/cancelRequest", "no/such"]
+
+
+def _random_json(rng: random.Random, depth: int = 0):
+    kind = rng.randrange(8 if depth < 3 else 5)
+    if kind == 0:
+        return None
+    if kind == 1:
+        return rng.choice([True, False, 0, -1, 2**31, 2**40, -2**63, 1.5])
+    if kind == 2:
+        return rng.choice(["", "x", "file:///", "\0", "\udcff" if False else "\u00ff", "../../etc/passwd"])
+    if kind == 3:
+        return rng.randrange(-3, 50)
+    if kind == 4:
+        return "a" * rng.randrange(0, 300)
+    if kind == 5:
+        return [_random_json(rng, depth + 1) for _ in range(rng.randrange(4))]
+    keys = ["textDocument", "position", "range", "context", "uri", "line", "character", "start", "end",
+            "command", "arguments", "diagnostics", "id", "x"]
+    return {rng.choice(keys): _random_json(rng, depth + 1) for _ in range(rng.randrange(5))}
+
+
+def _position(rng: random.Random) -> dict:
+    def coordinate() -> int:
+        return rng.choice([0, 1, 3, 10, 500, rng.randrange(200), -1, 2**31 - 1, 2**40])
+    return {"line": coordinate(), "character": coordinate()}
+
+
+def _lsp_params(rng: random.Random, method: str, uri: str):
+    if rng.random() < 0.3:
+        return _random_json(rng)
+    doc = {"uri": uri}
+    rng_range = {"start": _position(rng), "end": _position(rng)}
+    if method == "textDocument/codeAction":
+        return {"textDocument": doc, "range": rng_range, "context": {"diagnostics": []}}
+    if method == "workspace/executeCommand":
+        return {"command": rng.choice(["tclint.confirmFile", "tclint.confirmWorkspace", "tclint.openDocumentation",
+                                       "nope"]), "arguments": rng.choice([[uri], [], [None], [{"uri": uri}]])}
+    if method == "textDocument/diagnostic":
+        return {"textDocument": doc}
+    return {"textDocument": doc, "position": _position(rng)}
+
+
+def _bad_frame(rng: random.Random, id: int) -> tuple[bytes, bool]:
+    """A malformed frame, and whether its id can still be read (so it must be answered)."""
+    body = json.dumps({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover", "params": {}}).encode()
+    kind = rng.randrange(6)
+    if kind == 0:
+        return f"Content-Length: {rng.choice(['abc', '-5', '', '99999999999999'])}\r\n\r\n".encode() + body, True
+    if kind == 1:
+        return f"Content-Length: {len(body) + rng.randrange(1, 5000)}\r\n\r\n".encode() + body, True
+    if kind == 2:  # cut short: its id may be cut off, then only the bytes after it are skipped
+        cut = rng.randrange(1, len(body))
+        return f"Content-Length: {cut}\r\n\r\n".encode() + body, b'"id": %d' % id in body[:cut]
+    if kind == 3:
+        return f"Content-Length: {len(body) - 1}\r\n\r\n".encode() + body[:-1], True  # invalid JSON
+    if kind == 4:
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200))) + b"\r\n\r\n", False
+    return f"Content-Length: {len(body)}\r\n\r\n".encode() + body, True  # well formed: InvalidParams
+
+
+def _lsp_workspace(folder: Path, rng: random.Random, markers: Path) -> None:
+    folder.mkdir()
+    for n, src in enumerate(rng.sample(SOURCES, min(6, len(SOURCES)))):
+        (folder / f"m{n}.py").write_bytes(_mutate(src.read_bytes(), rng))
+    (folder / "big.py").write_text("import torch\n\n" + "".join(
+        f"def f{i}(x):\n    return x.sum() + {i}\n\n" for i in range(2500)))  # over the worker's threshold
+    (folder / "h.py").write_bytes(rng.choice(HOSTILE))
+    for rel in PLANTED:
+        target = folder / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(f"open({str(markers / rel.replace('/', '_'))!r}, 'a').write('ran')\n")
+
+
+def _edit(rng: random.Random, text: str) -> dict:
+    lines = text.count("\n") + 1
+    start = {"line": rng.randrange(lines + 2), "character": rng.randrange(80)}
+    end = rng.choice([start, {"line": start["line"] + rng.randrange(3), "character": rng.randrange(80)}])
+    return {"range": {"start": start, "end": end},
+            "text": rng.choice(["", "x", "(", ")", "\n", "    ", ".item()", "import torch\n", "\udcff"[:0] + "é"])}
+
+
+def test_lsp_campaign(tmp_path):
+    """The server as the VS Code extension starts it (its workspace plants modules) under
+    malformed frames, random requests with random params, rapid edits and open/close churn.
+    Every request must be answered within a bound, the server must never die, stderr must hold
+    no traceback, memory must come back, no child may outlive it and no planted module run."""
+    from lsp_wire import Server, alive, descendants, rss_kb
+
+    seconds = float(os.environ.get("TCLINT_CAMPAIGN_SECONDS", "40"))
+    rng = random.Random(int(os.environ.get("TCLINT_CAMPAIGN_SEED", "2026")) + 1)
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    folder, neutral = tmp_path / "ws", tmp_path / "neutral"
+    _lsp_workspace(folder, rng, markers)
+    neutral.mkdir()
+    counts = {"servers": 0, "requests": 0, "answered": 0, "errors": 0, "unanswered": 0, "bad-frames": 0,
+              "edits": 0, "opens": 0, "closes": 0, "crash": 0, "hang": 0, "tracebacks": 0,
+              "exit-status-not-0": 0, "leftover-processes": 0}
+    failures = []
+
+    def tree_mb(pid: int) -> float:
+        return sum(rss_kb(p) for p in {pid} | descendants(pid) if alive(p)) / 1024
+
+    deadline = time.monotonic() + seconds
+    memory = []
+    while time.monotonic() < deadline or counts["servers"] == 0:
+        counts["servers"] += 1
+        with Server(cwd=neutral) as server:  # as the VS Code extension starts it
+            server.initialize(folder)
+            open_docs: dict[str, str] = {}
+            uris = [(folder / f"m{n}.py").as_uri() for n in range(3)] + [(folder / "new.py").as_uri()]
+            # A warm baseline: the parse worker started, a big document linted and closed.
+            big = (folder / "big.py").as_uri()
+            server.open(big, (folder / "big.py").read_text())
+            linted = time.monotonic() + 120
+            while time.monotonic() < linted and not any(
+                    n["params"].get("uri") == big for n in server.notifications if "Diagnostics" in n["method"]):
+                time.sleep(0.1)
+            server.close_doc(big)
+            time.sleep(3)
+            before = tree_mb(server.proc.pid)
+            waiting: dict[int, float] = {}
+            next_id = 1000
+            server_end = min(deadline, time.monotonic() + max(20.0, seconds / 4))
+            while time.monotonic() < server_end and server.proc.poll() is None:
+                what = rng.randrange(10)
+                uri = rng.choice(uris)
+                try:
+                    if what < 3:  # a request with (often) random params
+                        next_id += 1
+                        method = rng.choice(LSP_REQUESTS)
+                        if method in ("$/cancelRequest",):
+                            server.notify(method, {"id": rng.choice(list(waiting) or [1])})
+                        else:
+                            server.request(method, _lsp_params(rng, method, uri), id=next_id)
+                            waiting[next_id] = time.monotonic()
+                    elif what == 3:
+                        next_id += 1
+                        data, answered = _bad_frame(rng, next_id)
+                        server.send_raw(data)
+                        counts["bad-frames"] += 1
+                        if answered:
+                            waiting[next_id] = time.monotonic()
+                    elif what < 8:  # rapid edits
+                        if uri not in open_docs:
+                            continue
+                        for _ in range(rng.randrange(1, 20)):
+                            server.notify("textDocument/didChange", {
+                                "textDocument": {"uri": uri, "version": counts["edits"]},
+                                "contentChanges": [_edit(rng, open_docs[uri])]})
+                            counts["edits"] += 1
+                    elif uri in open_docs:
+                        server.close_doc(uri)
+                        del open_docs[uri]
+                        counts["closes"] += 1
+                    else:
+                        src = rng.choice(SOURCES).read_bytes()
+                        open_docs[uri] = _mutate(src, rng).decode("utf-8", "replace")
+                        server.open(uri, open_docs[uri])
+                        counts["opens"] += 1
+                except (BrokenPipeError, OSError):
+                    break
+                time.sleep(rng.choice([0, 0, 0.01, 0.05]))
+            for uri in list(open_docs):
+                server.close_doc(uri)
+            for id, sent in waiting.items():
+                counts["requests"] += 1
+                answer = server.response(id, max(1.0, 60 - (time.monotonic() - sent)))
+                if answer is None:
+                    counts["unanswered"] += 1
+                    failures.append(("unanswered", id))
+                else:
+                    counts["answered"] += 1
+                    counts["errors"] += "error" in answer
+            if server.proc.poll() is not None:
+                counts["crash"] += 1
+                failures.append(("crash", server.proc.returncode, server.stderr()[-2000:]))
+                continue
+            time.sleep(3)
+            after = tree_mb(server.proc.pid)
+            memory.append((round(before), round(after)))
+            children = descendants(server.proc.pid)
+            status = server.stop(timeout=30)
+            if status is None:
+                counts["hang"] += 1
+                failures.append(("no exit", server.stderr()[-2000:]))
+            elif status != 0:
+                counts["exit-status-not-0"] += 1
+                failures.append(("exit status", status, server.stderr()[-2000:]))
+            time.sleep(1)
+            left = [p for p in children if alive(p)]
+            counts["leftover-processes"] += len(left)
+            log = server.stderr()
+            if "Traceback" in log:
+                counts["tracebacks"] += 1
+                failures.append(("traceback", log[log.index("Traceback"):][:2000]))
+    counts["markers"] = len(list(markers.iterdir()))
+    print(f"\nlsp campaign: {json.dumps(counts)} memory MB before/after per server: {memory}")
+    assert not failures, failures[:3]
+    assert counts["markers"] == 0, sorted(p.name for p in markers.iterdir())
+    assert counts["leftover-processes"] == 0
+    # Flat: what a server holds after its documents closed is near what it held before.
+    assert all(after <= before * 1.25 + 30 for before, after in memory), memory
