@@ -19,8 +19,6 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from tclint.analyzer.worker_lifetime import die_with_parent
-
 log = logging.getLogger(__name__)
 
 DEFAULT_THRESHOLD = 48 * 1024
@@ -40,6 +38,8 @@ class ParsePool:
 
     def _get(self) -> ProcessPoolExecutor:
         if self._pool is None:
+            from tclint.analyzer.worker_lifetime import die_with_parent
+
             # spawn: never fork a process that runs threads and an event loop. The worker dies
             # with the server, however the server ends.
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
