@@ -37,6 +37,7 @@ class Server:
         )
         self.messages: queue.Queue[dict | None] = queue.Queue()
         self.responses: dict = {}
+        self.arrived: dict = {}  # response id -> time.monotonic() when it was read
         self.notifications: list[dict] = []
         self._next_id = 0
         self._lock = threading.Lock()
@@ -81,6 +82,7 @@ class Server:
             if "id" in message and "method" not in message:
                 with self._lock:
                     self.responses[message["id"]] = message
+                    self.arrived[message["id"]] = time.monotonic()
             elif "method" in message:
                 self.notifications.append(message)
             self.messages.put(message)
