@@ -224,12 +224,15 @@ class TclintProtocol(LanguageServerProtocol):
             return
         has_id = "id" in data
         msg_id = data.get("id")
+        # A response (to a request of the server's) is never answered, whatever is wrong with it.
+        response = "method" not in data and ("result" in data or "error" in data)
         if has_id and (isinstance(msg_id, bool) or not isinstance(msg_id, (int, str))):
             self._fault(INVALID_REQUEST, f"an id must be a number or a string, not {_short(json.dumps(msg_id))}",
-                        None, answer=True)
+                        None, answer=not response)
             return
         if data.get("jsonrpc") != self.VERSION:
-            self._fault(INVALID_REQUEST, 'not a JSON-RPC 2.0 message ("jsonrpc": "2.0")', msg_id, answer=has_id)
+            self._fault(INVALID_REQUEST, 'not a JSON-RPC 2.0 message ("jsonrpc": "2.0")', msg_id,
+                        answer=has_id and not response)
             return
         method = data.get("method")
         if "method" in data and not isinstance(method, str):
@@ -239,7 +242,7 @@ class TclintProtocol(LanguageServerProtocol):
             if has_id and ("result" in data) != ("error" in data):
                 self._dispatch(data, msg_id, request=False)
             else:
-                self._fault(INVALID_REQUEST, "a request needs a method", msg_id, answer=has_id)
+                self._fault(INVALID_REQUEST, "a request needs a method", msg_id, answer=has_id and not response)
             return
         if self._shutdown and method != types.EXIT:
             self._fault(INVALID_REQUEST, f"{method}: the server is shut down", msg_id, answer=has_id)
