@@ -13,7 +13,8 @@ client waiting for that answer hangs. Here:
   error (ParseError, InvalidRequest, InvalidParams), and logs one line per fault.
 - `exit` ends the process at once, with status 0 after `shutdown` and 1 otherwise (the
   LSP's rule), killing the parser workers first; so does the end of input. Waiting for the
-  analysis thread to notice would take as long as the file it is on.
+  analysis thread to notice would take as long as the file it is on, so `exit` is never
+  more than EXIT_GRACE_S behind a busy event loop.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import os
 import re
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
@@ -41,6 +43,7 @@ INTERNAL_ERROR = -32603
 
 MAX_BODY = 128 * 1024 * 1024  # far above any document an editor sends; a bigger length is corrupt
 MAX_HEADER_LINE = 4096
+EXIT_GRACE_S = 2.0
 CHUNK = 1 << 16
 
 _LENGTH_HEADER = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
@@ -350,9 +353,12 @@ def serve_stdio(server: Any) -> None:
         def pump() -> None:
             try:
                 for item in FrameReader(lambda n: os.read(stdin_fd, n)):
-                    if isinstance(item, Frame) and _is_exit(item.body):
-                        protocol.terminate()  # here, not behind whatever the event loop runs
                     loop.call_soon_threadsafe(protocol.receive, item)
+                    if isinstance(item, Frame) and _is_exit(item.body):
+                        # In order, after a `shutdown` sent just before; but never later than
+                        # EXIT_GRACE_S behind whatever the event loop is busy with.
+                        time.sleep(EXIT_GRACE_S)
+                        protocol.terminate()
             except OSError as exc:
                 log.warning("cannot read the client's input: %s", _why(exc))
             loop.call_soon_threadsafe(protocol.terminate)  # the client is gone

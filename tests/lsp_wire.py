@@ -52,9 +52,9 @@ class Server:
         self.send_raw(frame({"jsonrpc": "2.0", **message}))
 
     def request(self, method: str, params=None, id=None) -> int | str:
-        if id is None:
+        if id is None:  # a string: never one a test picks, nor one found in a cut frame
             self._next_id += 1
-            id = self._next_id
+            id = f"w{self._next_id}"
         message = {"id": id, "method": method}
         if params is not None:
             message["params"] = params

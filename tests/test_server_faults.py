@@ -140,7 +140,7 @@ def test_every_malformed_request_is_answered_and_the_server_goes_on(tmp_path):
 def test_requests_after_shutdown_are_refused(tmp_path):
     with Server(cwd=tmp_path) as server:
         server.initialize(tmp_path)
-        assert server.call("shutdown") == {"jsonrpc": "2.0", "id": 2, "result": None}
+        assert server.call("shutdown") == {"jsonrpc": "2.0", "id": "w2", "result": None}
         assert _code(server.call("textDocument/hover", {})) == INVALID_REQUEST
         server.notify("exit")
         assert server.wait(5) == 0
@@ -189,6 +189,15 @@ def test_exit_during_indexing_is_immediate(big_workspace, shutdown, status):
         assert time.monotonic() - started < 5
         assert _wait(lambda: not any(alive(p) for p in children), 5)
         assert server.stderr() == ""
+
+
+def test_exit_right_behind_shutdown_is_a_clean_exit(tmp_path):
+    """A client that sends `exit` without waiting for `shutdown`'s answer still gets status 0."""
+    with Server(cwd=tmp_path) as server:
+        server.initialize(tmp_path)
+        server.send_raw(frame({"jsonrpc": "2.0", "id": 5, "method": "shutdown"})
+                        + frame({"jsonrpc": "2.0", "method": "exit"}))
+        assert server.wait(5) == 0
 
 
 def test_the_end_of_input_ends_the_server(tmp_path):
