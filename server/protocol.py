@@ -47,8 +47,9 @@ EXIT_GRACE_S = 2.0
 CHUNK = 1 << 16
 
 _LENGTH_HEADER = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
-# A whole Content-Length line, as only a frame header holds it (raw CR LF: not in any JSON).
-_LENGTH_LINE = re.compile(rb"content-length[ \t]*:[ \t]*\d+[ \t]*\r\n", re.IGNORECASE)
+# A whole Content-Length line (its value good or bad), as only a frame header holds it: in
+# JSON, the name is inside a string, which must close (") before any raw CR LF.
+_LENGTH_LINE = re.compile(rb'content-length[ \t]*:[^\r\n"]*\r\n', re.IGNORECASE)
 _HEADER_LINES = re.compile(rb"(?:[!-9;-~]+[ \t]*:[^\r\n]*\r?\n|[ \t]*\r?\n)*")
 _ID = re.compile(rb'"id"[ \t\r\n]*:[ \t\r\n]*(-?\d{1,18}(?![\d.eE])|"(?:[^"\\\r\n]|\\.){0,200}")')
 

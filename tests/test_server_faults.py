@@ -89,6 +89,17 @@ def test_a_frame_longer_than_its_body_stops_at_the_next_header():
                          Frame(b'{"id": 8}')]
 
 
+def test_a_frame_longer_than_its_body_does_not_swallow_a_bad_frame_behind_it():
+    found = _frames(frame({"id": 7}, 500) + frame({"id": 8}, "abc") + frame({"id": 9}))
+    assert [(type(f), f.body) for f in found] == [
+        (BadFrame, b'{"id": 7}'), (BadFrame, b' abc\r\n\r\n{"id": 8}'), (Frame, b'{"id": 9}')]
+
+
+def test_a_header_inside_a_json_string_is_text():
+    body = b'{"a": "Content-Length: 5",\r\n "b": "content-length:x"\r\n}'
+    assert _frames(frame(body)) == [Frame(body)]
+
+
 def test_bytes_between_frames_are_one_fault():
     found = _frames(b"hello\r\n\r\n{}" * 3 + frame({"id": 8}), chunk=5)
     assert [type(f) for f in found] == [BadFrame, Frame]
