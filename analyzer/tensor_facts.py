@@ -385,11 +385,11 @@ class Facts:
         if isinstance(node, cst.Comparison):
             return self._comparison_kind(node)
         if isinstance(node, cst.UnaryOperation):
-            inner = self.kind(node.expression)
             if isinstance(node.operator, cst.Not):
                 # a Python bool: `not t` reads the tensor there (a finding of its own), and
                 # what Dynamo resumes with is the bool
-                return STATIC if inner != UNKNOWN else UNKNOWN
+                return STATIC
+            inner = self.kind(node.expression)
             if isinstance(node.operator, cst.BitInvert) and inner == BOOL_TENSOR:
                 return BOOL_TENSOR
             return TENSOR if inner in (INPUT, BOOL_TENSOR) else inner

@@ -140,6 +140,11 @@ class Value:
         """A tensor or mask, possibly under a condition, not only assumed."""
         return self.kind in (Kind.TENSOR, Kind.MASK) and not self.assumed
 
+    @property
+    def truth_is_data(self) -> bool:
+        """Testing its truth reads data under Dynamo: a tensor, a mask, or a NumPy value."""
+        return self.is_tensor or self.kind is Kind.NDARRAY
+
     def describe(self, name: str | None) -> str | None:
         """"`err`, a tensor returned by `_norm`", when there is something to say."""
         if self.origin is None or name is None:

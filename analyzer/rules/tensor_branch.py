@@ -229,7 +229,7 @@ class TensorBranch(Rule):
             self._tested.add(id(test))
             test = test.expression
         value = self.facts.value(test)
-        if value.is_tensor or value.kind is Kind.NDARRAY:
+        if value.truth_is_data:
             named, said = value_text(shown), self._where_from(test)
             what = "a NumPy value, which Dynamo traces as a tensor" if value.kind is Kind.NDARRAY else "a tensor"
             if named:
@@ -282,7 +282,7 @@ class TensorBranch(Rule):
         if not isinstance(node.operator, cst.Not) or id(node) in self._tested:
             return
         value = self.facts.value(node.expression)
-        if value.is_tensor or value.kind is Kind.NDARRAY:
+        if value.truth_is_data:
             named = value_text(node.expression)
             what = f"`{named}`, {value.kind.value}," if named else value.kind.value
             self.report(node, f"`not` on {what} reads its value; the graph breaks here",
