@@ -673,10 +673,10 @@ class FileAnalyzer(cst.CSTVisitor):
             receiver = func.value
             method = func.attr.value
             if isinstance(receiver, cst.Call) and dotted_name(receiver.func) == "super":
-                cls = facts._class_dotted()
+                cls = facts.class_dotted()
                 return f"s:{cls}:{method}" if cls else None
             if facts.is_self(receiver):
-                return f"m:{facts._class_dotted()}:{method}"
+                return f"m:{facts.class_dotted()}:{method}"
             if isinstance(receiver, cst.Name) and facts.function is not None:
                 cls_name = facts.function.instance_classes.get(receiver.value)
                 if cls_name is None and facts.function.lookup(receiver.value) is None:
@@ -722,7 +722,7 @@ class FileAnalyzer(cst.CSTVisitor):
         if fn is None:
             return []
         if isinstance(table, cst.Attribute) and self.facts.is_self(table.value):
-            return [f"m:{self.facts._class_dotted()}:{table.attr.value}"]
+            return [f"m:{self.facts.class_dotted()}:{table.attr.value}"]
         if not isinstance(table, cst.Name):
             return []
         if fn.lookup(table.value) is not None:
@@ -763,7 +763,7 @@ class FileAnalyzer(cst.CSTVisitor):
             obj = obj.args[0].value
         elif isinstance(obj, cst.Attribute) and obj.attr.value == "__class__":
             obj = obj.value
-        cls = facts._class_dotted()
+        cls = facts.class_dotted()
         if not facts.is_self(obj) or cls is None:
             return frozenset()
         if isinstance(name, cst.SimpleString):
@@ -781,7 +781,7 @@ class FileAnalyzer(cst.CSTVisitor):
             if nested is not None:
                 return f"f:{nested}"
         if isinstance(expr, cst.Attribute) and self.facts.is_self(expr.value):
-            return f"m:{self.facts._class_dotted()}:{expr.attr.value}"
+            return f"m:{self.facts.class_dotted()}:{expr.attr.value}"
         qual = self.facts.qualname(expr)
         return f"f:{qual}" if qual and self.facts.is_project_name(qual) else None
 
@@ -826,7 +826,7 @@ class FileAnalyzer(cst.CSTVisitor):
             qual = self.facts.qualname(expr.func)
             return f"f:{qual}" if qual else None
         if isinstance(expr, cst.Attribute) and self.facts.is_self(expr.value):
-            return f"m:{self.facts._class_dotted()}:{expr.attr.value}"
+            return f"m:{self.facts.class_dotted()}:{expr.attr.value}"
         if isinstance(expr, cst.Name):
             scope = self.facts.function
             instances = scope.instance_classes if scope is not None else self.facts.module_instances

@@ -496,12 +496,12 @@ class Facts:
             if method in ("item", "tolist"):
                 return STATIC  # a Python number or list, whatever it was read from
             if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super":
-                return self._project_call(f"s:{self._class_dotted()}:{method}") if self._class_dotted() else UNKNOWN
+                return self._project_call(f"s:{self.class_dotted()}:{method}") if self.class_dotted() else UNKNOWN
             if self.is_self(receiver):
                 cls = self.function.class_scope
                 if cls.attrs.get(method) == MODULE:
                     return TENSOR
-                return self._project_call(f"m:{self._class_dotted()}:{method}")
+                return self._project_call(f"m:{self.class_dotted()}:{method}")
             base = self.kind(receiver)
             if base in TENSORS:
                 if method in api.STATIC_TENSOR_METHODS:
@@ -526,7 +526,7 @@ class Facts:
             return UNKNOWN
         if isinstance(func, cst.Name):
             if self.is_self(func):  # `self(...)` returns what the class's forward returns
-                return self._project_call(f"m:{self._class_dotted()}:forward")
+                return self._project_call(f"m:{self.class_dotted()}:forward")
             if self.function is not None:  # `check(x)` with `check = StopCheck()`; `scale = make_scaler(2)`
                 cls_name = self.function.instance_classes.get(func.value)
                 if cls_name is not None:
@@ -597,7 +597,7 @@ class Facts:
     def _project_call(self, ref: str):
         return frozenset((ref,))
 
-    def _class_dotted(self) -> str | None:
+    def class_dotted(self) -> str | None:
         scope = self.function.class_scope if self.function is not None else self.class_scope
         return scope.key if scope is not None else None
 
