@@ -12,6 +12,7 @@ import dataclasses
 import json
 from enum import Enum
 
+from tclint.analyzer.call_refs import RECORDS as CALL_REFS
 from tclint.analyzer.diagnostic import ChainStep, Diagnostic, Fix, Severity, Span, TextEdit
 from tclint.analyzer.knowledge.hazards import GraphBreak
 from tclint.analyzer.summary import CallSite, Candidate, ClassSummary, CompileSite, FileSummary, FunctionSummary
@@ -19,7 +20,7 @@ from tclint.analyzer.suppressions import Suppression
 
 _CLASSES = {cls.__name__: cls for cls in (
     ChainStep, Diagnostic, Fix, Severity, Span, TextEdit, GraphBreak,
-    CallSite, Candidate, ClassSummary, CompileSite, FileSummary, FunctionSummary, Suppression,
+    CallSite, Candidate, ClassSummary, CompileSite, FileSummary, FunctionSummary, Suppression, *CALL_REFS,
 )}
 _TOP = {"summary": FileSummary, "run": list, "confirm": dict}  # confirm: a runner's JSON report
 

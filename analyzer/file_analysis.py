@@ -15,6 +15,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
+from tclint.analyzer import call_refs as refs
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.values import Record, class_fields, namedtuple_fields
 from tclint.analyzer.diagnostic import Fix, Severity, Span, TextEdit
@@ -389,7 +390,7 @@ class FileAnalyzer(cst.CSTVisitor):
             kind = scope.env[p.name.value] = self.facts.param_kind(p, root_like)
             if kind == tf.UNKNOWN:
                 index = i if i < len(positional) else -1  # keyword-only: matched by name
-                scope.param_refs[p.name.value] = f"a:{key}:{index}:{p.name.value}"
+                scope.param_refs[p.name.value] = refs.Param(key, index, p.name.value)
                 if i < len(positional) and self.facts.param_kind(p, True) == tf.INPUT:
                     inputs.add(p.name.value)
         for star in (params.star_arg, params.star_kwarg):
@@ -405,7 +406,7 @@ class FileAnalyzer(cst.CSTVisitor):
         if cls is not None:
             self.summary.classes[cls.key].methods[node.name.value] = key
         if compiled:
-            site = CompileSite(target=f"f:{key}", span=None)
+            site = CompileSite(target=refs.Named(key), span=None)
             self.summary.compile_sites.append(site)
             self.span_later(site, node.name)
         self._function_stack.append(scope)
@@ -610,7 +611,7 @@ class FileAnalyzer(cst.CSTVisitor):
             return
         qual = self.facts.qualname(expr.func)
         if qual and self.facts.is_project_name(qual):
-            site = CallSite(ref=f"m:{qual}:__enter__", span=None, in_loop=self._loop_depth > 0)
+            site = CallSite(ref=refs.Method(qual, "__enter__"), span=None, in_loop=self._loop_depth > 0)
             self.summary.functions[fn.key].calls.append(site)
             self.span_later(site, expr)
 
@@ -632,8 +633,7 @@ class FileAnalyzer(cst.CSTVisitor):
         if fn is None or self._eager_depth:
             return
         ref = self._call_ref(node, qual)
-        refs = [ref] if ref is not None else self._local_call_refs(node.func)
-        for ref in refs:
+        for ref in [ref] if ref is not None else self._local_call_refs(node.func):
             site = CallSite(ref=ref, span=None, args=self._arg_kinds(node),
                             keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword},
                             unless=self._unless(), in_loop=self._loop_depth > 0)
@@ -662,32 +662,32 @@ class FileAnalyzer(cst.CSTVisitor):
             return fields or None
         return self.facts.param_condition(value) if kind == tf.UNKNOWN else None
 
-    def _call_ref(self, node: cst.Call, qual: str | None) -> str | None:
+    def _call_ref(self, node: cst.Call, qual: str | None) -> refs.CallRef | None:
         facts = self.facts
         func = node.func
         if qual is not None:
             if facts.is_project_name(qual):
-                return f"f:{qual}"
+                return refs.Named(qual)
             return None
         if isinstance(func, cst.Attribute):
             receiver = func.value
             method = func.attr.value
             if isinstance(receiver, cst.Call) and dotted_name(receiver.func) == "super":
                 cls = facts.class_dotted()
-                return f"s:{cls}:{method}" if cls else None
+                return refs.SuperMethod(cls, method) if cls else None
             if facts.is_self(receiver):
-                return f"m:{facts.class_dotted()}:{method}"
+                return refs.Method(facts.class_dotted(), method)
             if isinstance(receiver, cst.Name) and facts.function is not None:
                 cls_name = facts.function.instance_classes.get(receiver.value)
                 if cls_name is None and facts.function.lookup(receiver.value) is None:
                     cls_name = facts.module_instances.get(receiver.value)  # `solver = Solver()` at module level
                 if cls_name:
-                    return f"m:{cls_name}:{method}"
+                    return refs.Method(cls_name, method)
             return self._method_by_name(receiver, method)
         if isinstance(func, cst.Name) and facts.function is not None:
             nested = self._nested_def(func.value)
             if nested is not None:
-                return f"f:{nested}"
+                return refs.Named(nested)
         return None
 
     def _nested_def(self, name: str) -> str | None:
@@ -700,7 +700,7 @@ class FileAnalyzer(cst.CSTVisitor):
             scope = scope.parent
         return None
 
-    def _local_call_refs(self, func: cst.BaseExpression) -> list[str]:
+    def _local_call_refs(self, func: cst.BaseExpression) -> list[refs.CallRef]:
         """`check(...)` where `check = StopCheck(...)` (in any arm): the classes' `__call__`;
         `step(...)` where `step = self._make_step(...)` or `getattr(self, name)`: what they hold;
         `STEPS[k](...)`, `self.steps[k](...)`: the functions the table holds."""
@@ -713,21 +713,21 @@ class FileAnalyzer(cst.CSTVisitor):
         if classes is None and self.facts.function.lookup(func.value) is None:
             built = self.facts.module_instances.get(func.value)
             classes = [built] if built else None
-        refs = [f"m:{cls_name}:__call__" for cls_name in dict.fromkeys(classes or ())
-                if self.facts.is_project_name(cls_name)]
-        return refs + sorted(self._local_callables.get(where, ()))
+        called = [refs.Method(cls_name, "__call__") for cls_name in dict.fromkeys(classes or ())
+                  if self.facts.is_project_name(cls_name)]
+        return called + sorted(self._local_callables.get(where, ()), key=str)
 
-    def _table_call_refs(self, table: cst.BaseExpression) -> list[str]:
+    def _table_call_refs(self, table: cst.BaseExpression) -> list[refs.CallRef]:
         fn = self.facts.function
         if fn is None:
             return []
         if isinstance(table, cst.Attribute) and self.facts.is_self(table.value):
-            return [f"m:{self.facts.class_dotted()}:{table.attr.value}"]
+            return [refs.Method(self.facts.class_dotted(), table.attr.value)]
         if not isinstance(table, cst.Name):
             return []
         if fn.lookup(table.value) is not None:
-            return sorted(self._local_callables.get((fn.key, table.value), ()))
-        return sorted(self._callable_tables.get(table.value, ()))
+            return sorted(self._local_callables.get((fn.key, table.value), ()), key=str)
+        return sorted(self._callable_tables.get(table.value, ()), key=str)
 
     def _note_local_callables(self, node: cst.Assign) -> None:
         fn = self.facts.function
@@ -753,8 +753,8 @@ class FileAnalyzer(cst.CSTVisitor):
 
     def _table_callables(self, table: cst.Dict | cst.List | cst.Tuple) -> frozenset:
         """The project functions a literal dict (its values), list or tuple holds."""
-        refs = (self._named_callable(e.value) for e in table.elements if isinstance(e, (cst.DictElement, cst.Element)))
-        return frozenset(r for r in refs if r is not None)
+        named = (self._named_callable(e.value) for e in table.elements if isinstance(e, (cst.DictElement, cst.Element)))
+        return frozenset(r for r in named if r is not None)
 
     def _getattr_methods(self, obj: cst.BaseExpression, name: cst.BaseExpression) -> frozenset:
         """`getattr(self, "name")`, `getattr(type(self), TABLE[key])`: the methods it may name."""
@@ -772,24 +772,24 @@ class FileAnalyzer(cst.CSTVisitor):
             names = self._string_tables.get(name.value.value, ())
         else:
             names = ()
-        return frozenset(f"m:{cls}:{n}" for n in names if isinstance(n, str) and n.isidentifier())
+        return frozenset(refs.Method(cls, n) for n in names if isinstance(n, str) and n.isidentifier())
 
-    def _named_callable(self, expr: cst.BaseExpression) -> str | None:
+    def _named_callable(self, expr: cst.BaseExpression) -> refs.CallRef | None:
         """A reference to the project function, class or method an expression names."""
         if isinstance(expr, cst.Name) and self.facts.function is not None:
             nested = self._nested_def(expr.value)
             if nested is not None:
-                return f"f:{nested}"
+                return refs.Named(nested)
         if isinstance(expr, cst.Attribute) and self.facts.is_self(expr.value):
-            return f"m:{self.facts.class_dotted()}:{expr.attr.value}"
+            return refs.Method(self.facts.class_dotted(), expr.attr.value)
         qual = self.facts.qualname(expr)
-        return f"f:{qual}" if qual and self.facts.is_project_name(qual) else None
+        return refs.Named(qual) if qual and self.facts.is_project_name(qual) else None
 
-    def _decorator_ref(self, expr: cst.BaseExpression) -> str | None:
-        """`@deco` -> the decorator; `@factory(...)` -> what the factory returns ("r:...")."""
+    def _decorator_ref(self, expr: cst.BaseExpression) -> refs.CallRef | None:
+        """`@deco` -> the decorator; `@factory(...)` -> what the factory returns (`Returned`)."""
         if isinstance(expr, cst.Call):
             ref = self._named_callable(expr.func)
-            return f"r:{ref}" if ref is not None else None
+            return refs.Returned(ref) if ref is not None else None
         return self._named_callable(expr)
 
     def _returned_callables(self, expr: cst.BaseExpression) -> frozenset:
@@ -802,12 +802,12 @@ class FileAnalyzer(cst.CSTVisitor):
                 ref = self._named_callable(expr.args[0].value) if expr.args and not expr.args[0].keyword else None
             else:
                 ref = self._call_ref(expr, qual)
-                ref = f"r:{ref}" if ref is not None else None
+                ref = refs.Returned(ref) if ref is not None else None
         else:
             ref = self._named_callable(expr)
         return frozenset((ref,)) if ref is not None else frozenset()
 
-    def _method_by_name(self, receiver: cst.BaseExpression, method: str) -> str | None:
+    def _method_by_name(self, receiver: cst.BaseExpression, method: str) -> refs.CallRef | None:
         """`obj.method()` on an object of unknown class: the project's methods of that name.
 
         Resolved in the project phase only when few classes define the name, so a solver's
@@ -818,23 +818,23 @@ class FileAnalyzer(cst.CSTVisitor):
         kind = self.facts.kind(receiver)
         if kind == tf.STATIC or kind in tf.TENSORS:
             return None
-        return f"n:{method}"
+        return refs.AnyMethod(method)
 
-    def _callable_ref(self, expr: cst.BaseExpression) -> str | None:
+    def _callable_ref(self, expr: cst.BaseExpression) -> refs.CallRef | None:
         """A reference to the function or class an expression names, if it names one."""
         if isinstance(expr, cst.Call):
             qual = self.facts.qualname(expr.func)
-            return f"f:{qual}" if qual else None
+            return refs.Named(qual) if qual else None
         if isinstance(expr, cst.Attribute) and self.facts.is_self(expr.value):
-            return f"m:{self.facts.class_dotted()}:{expr.attr.value}"
+            return refs.Method(self.facts.class_dotted(), expr.attr.value)
         if isinstance(expr, cst.Name):
             scope = self.facts.function
             instances = scope.instance_classes if scope is not None else self.facts.module_instances
             cls_name = instances.get(expr.value)
             if cls_name:
-                return f"f:{cls_name}"
+                return refs.Named(cls_name)
         qual = self.facts.qualname(expr)
-        return f"f:{qual}" if qual else None
+        return refs.Named(qual) if qual else None
 
     def _record_compile(self, node: cst.Call) -> None:
         if not node.args or node.args[0].keyword is not None:
@@ -1195,19 +1195,19 @@ class _AttributeScan:
             return frozenset().union(*(self._stored_callables(e.value) for e in value.elements
                                        if isinstance(e, (cst.DictElement, cst.Element))))
         if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == self.self_name:
-            return frozenset((f"m:{self.scope.key}:{value.attr.value}",))
+            return frozenset((refs.Method(self.scope.key, value.attr.value),))
         if isinstance(value, cst.Call):
             func = value.func
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == self.self_name:
-                return frozenset((f"r:m:{self.scope.key}:{func.attr.value}",))
-            qual = facts.qualname(func)
-            if qual == "functools.partial" and value.args and not value.args[0].keyword:
-                qual, prefix = facts.qualname(value.args[0].value), "f:"
-            else:
-                prefix = "r:f:"
-        else:
-            qual, prefix = facts.qualname(value), "f:"
-        return frozenset((prefix + qual,)) if qual and facts.is_project_name(qual) else frozenset()
+                return frozenset((refs.Returned(refs.Method(self.scope.key, func.attr.value)),))
+            if facts.qualname(func) == "functools.partial" and value.args and not value.args[0].keyword:
+                return self._project_named(value.args[0].value)
+            return frozenset(refs.Returned(r) for r in self._project_named(func))  # what the factory returns
+        return self._project_named(value)
+
+    def _project_named(self, expr: cst.BaseExpression) -> frozenset:
+        qual = self.analyzer.facts.qualname(expr)
+        return frozenset((refs.Named(qual),)) if qual and self.analyzer.facts.is_project_name(qual) else frozenset()
 
     def _value_kind(self, value):
         facts = self.analyzer.facts

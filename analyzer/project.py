@@ -12,6 +12,7 @@ from pathlib import Path
 import libcst as cst
 
 from tclint.analyzer import parse_guard, regions
+from tclint.analyzer.call_refs import Named
 from tclint.analyzer.cache import SummaryCache, run_cache_key, summary_key
 from tclint.analyzer.cache_folders import cache_folder
 from tclint.analyzer.config import Settings
@@ -245,7 +246,7 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> lis
                 if callee_fn.disabled:
                     chain = chain if chain is not None else _chain(index, reached, key)
                     rule = rules[DISABLED_CALL]
-                    is_method = not site.ref.startswith("f:")
+                    is_method = not isinstance(site.ref, Named)
                     gb = rule.method_break if is_method else rule.graph_break
                     msg = f"`{callee_fn.name}` is wrapped in torch.compiler.disable: calling it ends the graph"
                     ff.own.append((_make(rule, fs.path, site.span, msg, chain, gb=gb), site.in_loop))

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 from tclint.analyzer.namespace_packages import namespace_aliases
-from tclint.analyzer.summary import CallRef, CallSite, ClassSummary, FileSummary, FunctionSummary
+from tclint.analyzer.call_refs import AnyMethod, CallRef, Method, Named, NumpyResult, Param, Returned, SuperMethod
+from tclint.analyzer.summary import CallSite, ClassSummary, FileSummary, FunctionSummary
 from tclint.analyzer.tensor_facts import TRUE_UNDER_DYNAMO_WRAPPERS
 
 MODULE_BASES = ("torch.nn.Module", "torch.nn.modules.module.Module")
@@ -65,7 +66,7 @@ class ProjectIndex:
         self.root_keys: set[str] = set()  # entry points: their inputs come from outside
         self._callers_map: dict[str, list[tuple[str, CallSite]]] | None = None
         self._aliases: dict[str, str] | None = None
-        self._compiling: dict[str, bool] = {}
+        self._compiling: dict[CallRef, bool] = {}
         self._wrappers: dict[str, list[str]] = {}
         self._families: dict[str, bool] = {}
 
@@ -217,25 +218,25 @@ class ProjectIndex:
         if found is None:
             found = []
             for dec in self.functions[key][1].decorators:
-                for k in sorted(self.callables("r:" + dec)):
+                for k in sorted(self.callables(Returned(dec))):
                     if k in self.functions and k not in found and k != key:
                         found.append(k)
             self._wrappers[key] = found
         return found
 
     def callables(self, ref: CallRef, _active: set | None = None) -> set[str]:
-        """Function or class keys that calling the value `ref` names runs; "r:<ref>" is the
-        value calling <ref> returns (`functools.partial(g)` runs g, an instance its `__call__`)."""
+        """Function or class keys that calling the value `ref` names runs; `Returned(ref)` is
+        the value calling `ref` returns (`functools.partial(g)` runs g, an instance its `__call__`)."""
         active = _active if _active is not None else set()
         if ref in active:
             return set()
         active.add(ref)
-        if ref.startswith("r:"):
+        if isinstance(ref, Returned):
             found = set()
-            for k in self.callables(ref[2:], active):
+            for k in self.callables(ref.call, active):
                 found |= self.returned_callables(k, active)
-        elif ref.startswith("f:"):
-            resolved = self.resolve_dotted(ref[2:])
+        elif isinstance(ref, Named):
+            resolved = self.resolve_dotted(ref.dotted)
             found = {resolved[1]} if resolved else set()
         else:
             found = set(self._resolve_plain(ref))
@@ -253,26 +254,25 @@ class ProjectIndex:
         return found
 
     def _resolve_plain(self, ref: CallRef) -> list[str]:
-        kind, _, rest = ref.partition(":")
-        if kind == "r":  # a local name holding what a call returned
+        if isinstance(ref, Returned):  # a local name holding what a call returned
             return sorted({run for k in self.callables(ref) if (run := self._run_by_calling(k))})
-        if kind == "n":
-            found = self.methods_by_name.get(rest, ())
-            return list(found) if len(found) <= MAX_CLASSES_BY_NAME or self._one_family(rest) else []
-        if kind == "f":
-            resolved = self.resolve_dotted(rest)
+        if isinstance(ref, AnyMethod):
+            found = self.methods_by_name.get(ref.name, ())
+            return list(found) if len(found) <= MAX_CLASSES_BY_NAME or self._one_family(ref.name) else []
+        if isinstance(ref, Named):
+            resolved = self.resolve_dotted(ref.dotted)
             if resolved is None:
                 return []
             if resolved[0] == "function":
                 return [resolved[1]]
             init = self.method(resolved[1], "__init__")
             return [init] if init else []
-        class_name, _, name = rest.rpartition(":")
-        resolved = self.resolve_dotted(class_name)
+        name = ref.name
+        resolved = self.resolve_dotted(ref.cls)
         if not resolved or resolved[0] != "class":
             return []
         cls = resolved[1]
-        if kind == "s":
+        if isinstance(ref, SuperMethod):
             found = self.method(cls, name, skip_first=True)
             return [found] if found else []
         found = self.method(cls, name)
@@ -322,7 +322,7 @@ class ProjectIndex:
             result = all(v is True or isinstance(v, frozenset) and any(self._is_compiling(r, active) for r in v)
                          for v in values)
         else:
-            result = ref.rpartition(".")[2] in TRUE_UNDER_DYNAMO_WRAPPERS
+            result = isinstance(ref, Named) and ref.dotted.rpartition(".")[2] in TRUE_UNDER_DYNAMO_WRAPPERS
         active.discard(ref)
         self._compiling[ref] = result
         return result
@@ -348,35 +348,32 @@ class ProjectIndex:
         "returns a tensor", a submodule call (`self.attr`), or a caller that "passes a
         tensor as `x`"."""
         active = _active if _active is not None else set()
-        for ref in sorted(condition):
-            if ref.startswith("d:"):  # only where a value's truth is read: see Condition
-                for key in self.resolve_ref(ref[2:]):
+        for ref in sorted(condition, key=str):
+            if isinstance(ref, NumpyResult):  # only where a value's truth is read: see Condition
+                for key in self.resolve_ref(ref.call):
                     if self.functions[key][1].returns == "ndarray":
                         return key, "returns a NumPy value, which Dynamo traces as a tensor"
                 continue
-            if ref.startswith("a:"):
-                callee, _, name = ref[2:].rsplit(":", 2)
-                if callee in self.root_keys and name in self.functions[callee][1].inputs:
-                    return callee, f"receives `{name}` as an input"
+            if isinstance(ref, Param):
+                if not ref.field and ref.function in self.root_keys and ref.name in self.functions[ref.function][1].inputs:
+                    return ref.function, f"receives `{ref.name}` as an input"
                 caller = self._caller_passing_tensor(ref, active)
                 if caller is not None:
-                    return caller, f"passes a tensor as `{ref.rpartition(':')[2]}`"
+                    return caller, f"passes a tensor as `{ref.path}`"
                 continue
-            if ref.startswith("m:") and self._is_submodule_call(ref):
-                return f"self.{ref.rpartition(':')[2]}", "returns a tensor"
+            if isinstance(ref, Method) and self._is_submodule_call(ref):
+                return f"self.{ref.name}", "returns a tensor"
             for key in self.resolve_ref(ref):
                 if self.functions[key][1].name != "__init__" and self.returns_tensor(key, active):
                     return key, "returns a tensor"
         return None
 
-    def _caller_passing_tensor(self, ref: str, active: set) -> str | None:
+    def _caller_passing_tensor(self, ref: Param, active: set) -> str | None:
         """A compiled caller that passes a tensor to the parameter `ref` names."""
         if ref in active:
             return None
         active.add(ref)
-        callee, index, path = ref[2:].rsplit(":", 2)
-        name, _, field = path.partition(".")
-        position = int(index)
+        callee, name, field, position = ref.function, ref.name, ref.field, ref.position
         fn = self.functions[callee][1]
         if position > 0 and fn.name == "forward" and fn.class_key and self.is_autograd_function(fn.class_key):
             position -= 1  # `Fn.apply(a, b)` runs `forward(ctx, a, b)`
@@ -401,11 +398,10 @@ class ProjectIndex:
                         self._callers_map.setdefault(callee, []).append((key, site))
         return self._callers_map
 
-    def _is_submodule_call(self, ref: CallRef) -> bool:
-        class_name, _, name = ref[2:].rpartition(":")
-        resolved = self.resolve_dotted(class_name)
-        return bool(resolved and resolved[0] == "class" and self.method(resolved[1], name) is None
-                    and self.submodule_class(resolved[1], name) is not None)
+    def _is_submodule_call(self, ref: Method) -> bool:
+        resolved = self.resolve_dotted(ref.cls)
+        return bool(resolved and resolved[0] == "class" and self.method(resolved[1], ref.name) is None
+                    and self.submodule_class(resolved[1], ref.name) is not None)
 
 
 def find_roots(index: ProjectIndex, assume_forward_compiled: bool, configured: list[str]) -> list[Root]:
@@ -435,8 +431,8 @@ def find_roots(index: ProjectIndex, assume_forward_compiled: bool, configured: l
 
 
 def _compile_targets(index: ProjectIndex, ref: CallRef) -> list[str]:
-    if ref.startswith("f:"):
-        resolved = index.resolve_dotted(ref[2:])
+    if isinstance(ref, Named):
+        resolved = index.resolve_dotted(ref.dotted)
         if resolved is None:
             return []
         if resolved[0] == "function":

@@ -8,26 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tclint.analyzer.call_refs import CallRef
 from tclint.analyzer.diagnostic import Fix, Severity, Span
 from tclint.analyzer.knowledge.hazards import GraphBreak
 
-# A call reference names a callee the project phase resolves across files:
-#   "f:pkg.mod.name"          a module-level function or class (by qualified name)
-#   "m:pkg.mod:Class:method"  a method looked up along Class's bases
-#   "s:pkg.mod:Class:method"  super().method from Class
-#   "n:method"                obj.method() on an object of unknown class, by method name
-#   "r:<call ref>"            what calling <call ref> returns, called in turn (a wrapper a
-#                             decorator returns, a nested def a factory returns, an instance's
-#                             `__call__`); only in `decorators`, `returns_callables` and
-#                             `ClassSummary.attr_callables`
-CallRef = str
-# A tensor condition: the finding holds if any of these callees returns a tensor, or if a
-# compiled caller passes a tensor to one of these parameters:
-#   "a:pkg.mod.helper:1:ratio"  parameter `ratio`, second positional (after `self`, if any)
-#   "a:pkg.mod.helper:1:state.t1"  field `t1` of what is passed as `state`
-#   "d:f:pkg.mod.helper"        the callee returns a NumPy value (added by rules that read
-#                               a value's truth, which is data for those too)
-Condition = frozenset  # frozenset[CallRef]
+# A tensor condition: the finding holds if any of these references returns a tensor (a callee),
+# is passed one by a compiled caller (a `Param`), or returns a NumPy value (a `NumpyResult`).
+Condition = frozenset  # frozenset[call_refs.ConditionRef]
 # What a call passes: True (a tensor), a Condition (maybe a tensor), None (not one), or for
 # a record the fields that hold (maybe) tensors: (("t1", True), ("y", Condition)).
 ArgKind = object
@@ -84,13 +71,13 @@ class FunctionSummary:
     # torch.compiler.is_compiling(), False for one of torch.jit.is_scripting(), a frozenset
     # of call references for "True if one of these is such a wrapper", None otherwise.
     under_dynamo: object = None
-    # Project decorators, outermost first: "f:pkg.deco" for `@deco` (applied to the function),
-    # "r:f:pkg.factory" for `@factory(...)` (its result is applied). Calling the decorated
-    # name runs the wrappers they return.
-    decorators: tuple = ()
-    # Callables the function returns: a nested def or project function ("f:..."), a bound
-    # method ("m:..."), `functools.partial(g, ...)` as g, or what a call it returns returns ("r:...").
-    returns_callables: frozenset = frozenset()
+    # Project decorators, outermost first: Named("pkg.deco") for `@deco` (applied to the
+    # function), Returned(Named("pkg.factory")) for `@factory(...)` (its result is applied).
+    # Calling the decorated name runs the wrappers they return.
+    decorators: tuple[CallRef, ...] = ()
+    # Callables the function returns: a nested def or project function (Named), a bound
+    # method (Method), `functools.partial(g, ...)` as g, or what a call it returns returns (Returned).
+    returns_callables: frozenset = frozenset()  # frozenset[CallRef]
 
 
 @dataclass
@@ -100,17 +87,17 @@ class ClassSummary:
     bases: list[str]  # qualified names, as far as imports tell
     span: Span | None = None  # the class's name
     methods: dict[str, str] = field(default_factory=dict)  # name -> function key
-    submodules: dict[str, CallRef] = field(default_factory=dict)  # self.attr -> "f:..." class ref
+    submodules: dict[str, str] = field(default_factory=dict)  # self.attr -> dotted name of its class
     method_aliases: dict[str, str] = field(default_factory=dict)  # self.attr = self.method -> method
     # self.attr = factory(...) / self.attr = some_function: what calling `self.attr` may run
-    attr_callables: dict[str, frozenset] = field(default_factory=dict)
+    attr_callables: dict[str, frozenset] = field(default_factory=dict)  # frozenset[CallRef]
 
 
 @dataclass
 class CompileSite:
     """`torch.compile(x)`, `@torch.compile` or `x.compile()`: the target and where it happens."""
 
-    target: CallRef  # a function ref, or a class ref ("f:pkg.mod.Class") meaning its forward
+    target: CallRef  # a function, or a class (Named("pkg.mod.Class")) meaning its forward
     span: Span
 
 

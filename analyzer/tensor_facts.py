@@ -7,10 +7,11 @@ no rule flags on it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
+from tclint.analyzer import call_refs as refs
 from tclint.analyzer.knowledge import tensor_api as api
 from tclint.analyzer.names import ImportTable, dotted_name
 from tclint.analyzer.values import Kind, Record, Value, build
@@ -99,8 +100,8 @@ class FunctionScope:
     parent: FunctionScope | None
     root_like: bool
     env: dict[str, object] = field(default_factory=dict)
-    # parameters of unknown kind, not rebound yet -> their "a:" reference
-    param_refs: dict[str, str] = field(default_factory=dict)
+    # parameters of unknown kind, not rebound yet -> the condition "a caller passes a tensor"
+    param_refs: dict[str, refs.Param] = field(default_factory=dict)
     instance_classes: dict[str, str] = field(default_factory=dict)  # local var -> dotted class
     returns: list[object] = field(default_factory=list)
     self_name: str | None = None
@@ -245,7 +246,7 @@ class Facts:
         if qual in TRUE_UNDER_DYNAMO:
             return True
         if qual and self.is_project_name(qual):
-            return Pending(frozenset((f"f:{qual}",)), True)
+            return Pending(frozenset((refs.Named(qual),)), True)
         return None
 
     def _half_precision_test(self, test: cst.Comparison) -> bool | None:
@@ -273,19 +274,19 @@ class Facts:
         fn = self.function
         if fn is None or not fn.param_refs:
             return None
-        refs: set[str] = set()
+        found: set = set()
 
         def walk(e) -> bool:
             if isinstance(e, cst.Name):
                 ref = fn.param_refs.get(e.value)
                 if ref is not None:
-                    refs.add(ref)
+                    found.add(ref)
                     return True
             elif isinstance(e, cst.Subscript):
                 return walk(e.value)
             elif (isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name)
                   and e.value.value in fn.param_refs and self.kind(e) == UNKNOWN):
-                refs.add(f"{fn.param_refs[e.value.value]}.{e.attr.value}")  # a field of a passed record
+                found.add(replace(fn.param_refs[e.value.value], field=e.attr.value))  # a field of a passed record
                 return True
             elif isinstance(e, cst.BinaryOperation):
                 return walk(e.left) and walk(e.right)
@@ -298,13 +299,13 @@ class Facts:
                     and walk(e.left) and all(walk(t.comparator) for t in e.comparisons)
             k = self.kind(e)
             if isinstance(k, frozenset):  # `self.state.t1`: a tensor where its source is one
-                refs.update(k)
+                found.update(k)
                 return True
             return k == STATIC
 
-        if not (walk(node) and refs):
+        if not (walk(node) and found):
             return None
-        return MaskCondition(refs) if _compares(node) else frozenset(refs)
+        return MaskCondition(found) if _compares(node) else frozenset(found)
 
     # -- the API rules read ---------------------------------------------------------
     def value(self, node: cst.BaseExpression) -> Value:
@@ -496,12 +497,12 @@ class Facts:
             if method in ("item", "tolist"):
                 return STATIC  # a Python number or list, whatever it was read from
             if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super":
-                return self._project_call(f"s:{self.class_dotted()}:{method}") if self.class_dotted() else UNKNOWN
+                return self._project_call(refs.SuperMethod(self.class_dotted(), method)) if self.class_dotted() else UNKNOWN
             if self.is_self(receiver):
                 cls = self.function.class_scope
                 if cls.attrs.get(method) == MODULE:
                     return TENSOR
-                return self._project_call(f"m:{self.class_dotted()}:{method}")
+                return self._project_call(refs.Method(self.class_dotted(), method))
             base = self.kind(receiver)
             if base in TENSORS:
                 if method in api.STATIC_TENSOR_METHODS:
@@ -516,7 +517,7 @@ class Facts:
             if isinstance(receiver, cst.Name) and self.function is not None:
                 cls_name = self.function.instance_classes.get(receiver.value)
                 if cls_name is not None:
-                    return self._project_call(f"m:{cls_name}:{method}")
+                    return self._project_call(refs.Method(cls_name, method))
             if method in api.STATIC_TENSOR_METHODS and method not in ("item", "tolist"):
                 return STATIC if base in (UNKNOWN, STATIC) else UNKNOWN
             if (base == UNKNOWN or isinstance(base, frozenset)) and method in api.TENSORISH_METHODS:
@@ -526,11 +527,11 @@ class Facts:
             return UNKNOWN
         if isinstance(func, cst.Name):
             if self.is_self(func):  # `self(...)` returns what the class's forward returns
-                return self._project_call(f"m:{self.class_dotted()}:forward")
+                return self._project_call(refs.Method(self.class_dotted(), "forward"))
             if self.function is not None:  # `check(x)` with `check = StopCheck()`; `scale = make_scaler(2)`
                 cls_name = self.function.instance_classes.get(func.value)
                 if cls_name is not None:
-                    return self._project_call(f"m:{cls_name}:__call__")
+                    return self._project_call(refs.Method(cls_name, "__call__"))
                 stored = self.local_callables.get((self.function.key, func.value))
                 if stored:
                     return frozenset(stored)
@@ -566,7 +567,7 @@ class Facts:
         if qual.startswith("torch.") or qual.startswith(("math.", "numpy.")):
             return UNKNOWN
         if self.is_project_name(qual):
-            return self._project_call(f"f:{qual}")
+            return self._project_call(refs.Named(qual))
         return UNKNOWN
 
     def _bool_dtype(self, node: cst.Call) -> bool:
@@ -594,7 +595,7 @@ class Facts:
         # the project phase drops references it cannot resolve.
         return not qual.startswith(_NOT_PROJECT)
 
-    def _project_call(self, ref: str):
+    def _project_call(self, ref: refs.CallRef):
         return frozenset((ref,))
 
     def class_dotted(self) -> str | None:

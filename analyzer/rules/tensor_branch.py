@@ -1,5 +1,6 @@
 import libcst as cst
 
+from tclint.analyzer.call_refs import AnyMethod, Method, Named, NumpyResult, SuperMethod
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules.base import Example, Rule
 from tclint.analyzer.value_text import value_text
@@ -290,10 +291,10 @@ class TensorBranch(Rule):
 
 
 def _with_numpy_returns(condition):
-    """A truth test also breaks where a helper returns a NumPy value (`d:` references)."""
+    """A truth test also breaks where a helper returns a NumPy value (a `NumpyResult`)."""
     if not condition:
         return condition
-    calls = {f"d:{ref}" for ref in condition if ref[:2] in ("f:", "m:", "s:", "n:")}
+    calls = {NumpyResult(ref) for ref in condition if isinstance(ref, (Named, Method, SuperMethod, AnyMethod))}
     return type(condition)(condition | calls) if calls else condition
 
 

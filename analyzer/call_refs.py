@@ -1,0 +1,106 @@
+"""Call references: how a file's summary names what only the project phase can resolve.
+
+A file sees a call (`helper(x)`, `self.step(x)`, `obj.solve()`) but not the function it runs,
+which may live in another file or in a subclass. The summary keeps a reference; the project
+phase, which sees every file, resolves it (`ProjectIndex.resolve_ref`). A tensor condition
+(`summary.Condition`) holds references too, and two kinds only conditions use: a parameter
+(`Param`) and a NumPy result (`NumpyResult`).
+
+Frozen records: hashable (conditions are frozensets of them) and plain data for the cache.
+`str()` gives a short form for logs and test failures.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Named:
+    """A module-level function or class by dotted name, as imports resolve it: `pkg.mod.helper`."""
+
+    dotted: str
+
+    def __str__(self) -> str:
+        return self.dotted
+
+
+@dataclass(frozen=True)
+class Method:
+    """`name` looked up along the bases of the class `cls` (a dotted name): `self.step()`,
+    `solver.step()` where `solver = Solver(...)`; subclasses' overrides run too."""
+
+    cls: str
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.cls}.{self.name}"
+
+
+@dataclass(frozen=True)
+class SuperMethod:
+    """`super().name()` in the class `cls`: the first definition after `cls` in its bases."""
+
+    cls: str
+    name: str
+
+    def __str__(self) -> str:
+        return f"super({self.cls}).{self.name}"
+
+
+@dataclass(frozen=True)
+class AnyMethod:
+    """`obj.name()` on an object of unknown class: the project's methods of that name, followed
+    only when few classes (or one family) define it."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"?.{self.name}"
+
+
+@dataclass(frozen=True)
+class Returned:
+    """What calling `call` returns, called in turn: the wrapper a decorator returns, a nested
+    def a factory returns, an instance's `__call__`."""
+
+    call: "CallRef"
+
+    def __str__(self) -> str:
+        return f"({self.call})()"
+
+
+CallRef = Named | Method | SuperMethod | AnyMethod | Returned
+
+
+@dataclass(frozen=True)
+class Param:
+    """A condition: a compiled caller passes a tensor as this parameter of `function` (a
+    function key), or, with `field`, as that field of the record it passes. `position` is the
+    positional index after `self` (-1: keyword-only, matched by name)."""
+
+    function: str
+    position: int
+    name: str
+    field: str = ""
+
+    @property
+    def path(self) -> str:
+        return f"{self.name}.{self.field}" if self.field else self.name
+
+    def __str__(self) -> str:
+        return f"{self.function}({self.path})"
+
+
+@dataclass(frozen=True)
+class NumpyResult:
+    """A condition: `call` returns a NumPy value. Only rules that read a value's truth add it:
+    Dynamo traces NumPy as tensors, so branching on such a value breaks, but using it does not."""
+
+    call: CallRef
+
+    def __str__(self) -> str:
+        return f"numpy:{self.call}"
+
+
+ConditionRef = CallRef | Param | NumpyResult
+RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Param, NumpyResult)
