@@ -141,6 +141,20 @@ class Value:
         return self.kind in (Kind.TENSOR, Kind.MASK) and not self.assumed
 
     @property
+    def known_tensor(self) -> bool:
+        """A tensor or mask with no condition attached (an assumed input included)."""
+        return self.kind in (Kind.TENSOR, Kind.MASK) and self.condition is None
+
+    @property
+    def known_mask(self) -> bool:
+        return self.kind is Kind.MASK and self.condition is None
+
+    @property
+    def unknown(self) -> bool:
+        """Nothing known but what callers may pass (a condition on the parameters)."""
+        return self.kind is Kind.UNKNOWN or self.from_parameters
+
+    @property
     def truth_is_data(self) -> bool:
         """Testing its truth reads data under Dynamo: a tensor, a mask, or a NumPy value."""
         return self.is_tensor or self.kind is Kind.NDARRAY

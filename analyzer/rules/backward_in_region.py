@@ -1,9 +1,9 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import positional
 from tclint.analyzer.rules.base import Example, Rule
+from tclint.analyzer.values import Kind
 
 
 class BackwardInRegion(Rule):
@@ -82,7 +82,7 @@ class BackwardInRegion(Rule):
         receiver = func.value
         if self.facts.qualname(receiver) is not None or self.facts.is_self(receiver):
             return  # `MyFunction.backward(ctx, grad)` / `self.backward(...)`: not a tensor
-        if self.facts.kind(receiver) in (tf.STATIC, tf.MODULE):
+        if self.facts.value(receiver).kind in (Kind.STATIC, Kind.MODULE):
             return
         cond = self.facts.tensor_condition(receiver)
         if cond is None and len(positional(node)) > 1:

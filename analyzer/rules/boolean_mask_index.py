@@ -1,13 +1,9 @@
-import re
-
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules.base import Example, Rule
+from tclint.analyzer.values import Kind
 
-# Un-annotated compiled inputs named like this are boolean masks in practice.
-_MASK_NAME = re.compile(r"^(mask|.+_mask)$")
 _BOOL_METHODS = frozenset({
     "bool", "eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite", "isneginf",
     "isposinf", "logical_and", "logical_or", "logical_not", "logical_xor", "isclose",
@@ -19,8 +15,10 @@ class BooleanMaskIndex(Rule):
     """
     ## What it does
     Flags reading `x[mask]` with a boolean tensor `mask` (a comparison result such as
-    `x[x > 0]`, `.bool()`, `torch.isnan(...)`, or a compiled input named `mask` /
-    `*_mask`), and `x[mask] += v`, inside a compiled region.
+    `x[x > 0]`, `.bool()`, `torch.isnan(...)`, or a helper's comparison of its parameters
+    where a compiled caller passes tensors), and `x[mask] += v`, inside a compiled region.
+    An input of the compiled function is not taken for a mask, whatever its name: it may
+    as well hold indices, which do not break.
 
     ## Why is this bad?
     Boolean indexing selects as many elements as the mask has `True` values, so the
@@ -66,12 +64,6 @@ class BooleanMaskIndex(Rule):
         Example("""
             import torch
             @torch.compile
-            def f(x, mask):
-                return x[mask]
-        """, call="f(torch.randn(4), torch.tensor([True, False, True, True]))"),
-        Example("""
-            import torch
-            @torch.compile
             def f(x):
                 y = x.clone()
                 y[torch.isnan(y)] += 1
@@ -98,16 +90,11 @@ class BooleanMaskIndex(Rule):
 
     def _is_mask(self, expr: cst.BaseExpression):
         """True, a Condition (a mask where it holds), or False."""
-        kind = self.facts.kind(expr)
-        if kind == tf.BOOL_TENSOR:
+        value = self.facts.value(expr)
+        if value.known_mask:
             return True
-        if isinstance(kind, tf.MaskCondition):
-            return kind
-        if kind == tf.INPUT and isinstance(expr, cst.Name):
-            # A compiled function's un-annotated input called `mask` / `*_mask` is, in real
-            # model code, a boolean mask passed by the caller (attention, padding, valid
-            # masks); indexing with it is the dynamic-shape pattern this rule is about.
-            return bool(_MASK_NAME.match(expr.value))
+        if value.kind is Kind.MASK:
+            return value.condition
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.BitInvert):
             return self._is_mask(expr.expression)
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
@@ -121,8 +108,7 @@ class BooleanMaskIndex(Rule):
             if qual in _BOOL_FUNCTIONS:
                 return True
             if qual is None and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _BOOL_METHODS:
-                receiver = self.facts.kind(expr.func.value)
-                return receiver in tf.TENSORS
+                return self.facts.value(expr.func.value).known_tensor
         return False
 
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -136,8 +122,7 @@ class BooleanMaskIndex(Rule):
         for element in node.slice:
             mask = self._is_mask(element.slice.value) if isinstance(element.slice, cst.Index) else False
             if mask:
-                base = self.facts.kind(node.value)
-                if base in (tf.STATIC, tf.MODULE):
+                if self.facts.value(node.value).kind in (Kind.STATIC, Kind.MODULE):
                     return
                 self.report(node, condition=None if mask is True else mask)
                 return

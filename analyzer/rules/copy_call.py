@@ -1,9 +1,9 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import first_element, positional
 from tclint.analyzer.rules.base import Example, Rule
+from tclint.analyzer.values import Kind
 
 
 class CopyCall(Rule):
@@ -83,11 +83,11 @@ class CopyCall(Rule):
 
     def _holds_tensors(self, expr: cst.BaseExpression):
         """True / a condition when deep-copying `expr` copies a tensor or a module."""
-        k = self.facts.kind(expr)
-        if k in (tf.TENSOR, tf.BOOL_TENSOR, tf.MODULE):
+        value = self.facts.value(expr)
+        if value.known_tensor and not value.assumed or value.kind is Kind.MODULE:
             return True
-        if isinstance(k, frozenset):
-            return k
+        if value.condition is not None:
+            return value.condition
         return first_element(expr, self._holds_tensors)
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -1,8 +1,8 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.diagnostic import Severity
 from tclint.analyzer.rules.base import Example, Rule
+from tclint.analyzer.values import Kind
 
 
 class CounterAttribute(Rule):
@@ -104,7 +104,7 @@ class CounterAttribute(Rule):
         if not (isinstance(target, cst.Attribute) and self.facts.is_self(target.value)):
             return
         attr = target.attr.value
-        if self.facts.function.class_scope.attrs.get(attr) == tf.STATIC:
+        if self.facts.value(target).kind is Kind.STATIC:
             self.report(node, f"`self.{attr}` is a Python int bumped in compiled code: Dynamo guards on its value, "
                               f"so every call recompiles (after 8, the module runs eagerly)")
 

@@ -1,9 +1,9 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import function_body, param_names, target_names
 from tclint.analyzer.rules.base import Example, Rule
+from tclint.analyzer.values import Kind
 
 
 class DataAssignment(Rule):
@@ -87,7 +87,7 @@ class DataAssignment(Rule):
         for v in values:
             if isinstance(v, (cst.Name, cst.Attribute, cst.Subscript)):
                 return False  # an alias of a parameter, buffer or input, perhaps
-            if isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and self.facts.kind(v.func.value) == tf.MODULE \
+            if isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and self.facts.value(v.func.value).kind is Kind.MODULE \
                     and v.func.attr.value not in ("forward", "__call__"):
                 return False
         return True

@@ -1,6 +1,5 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import argument, method_call, tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
@@ -99,6 +98,6 @@ class DataDependentOp(Rule):
         if method in _METHODS:
             is_tensor, cond = tensor_arg(self.facts, receiver)
             # tensor-only method names: an un-annotated compiled input counts too
-            if is_tensor or self.facts.kind(receiver) == tf.INPUT:
+            if is_tensor or self.facts.value(receiver).assumed:
                 self.report(node, f"`Tensor.{method}()` returns a Python bool computed from tensor values, which "
                                   f"Dynamo cannot trace; the graph breaks here", condition=cond)

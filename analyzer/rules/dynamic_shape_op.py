@@ -1,6 +1,5 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import method_call
 from tclint.analyzer.rules.base import Example, Rule
@@ -109,14 +108,14 @@ class DynamicShapeOp(Rule):
         receiver, method = mc
         if method not in _TENSOR_METHODS:
             return
-        kind = self.facts.kind(receiver)
+        value = self.facts.value(receiver)
         cond = self.facts.tensor_condition(receiver)
         if cond is None:
-            if kind == tf.INPUT:
+            if value.assumed:
                 pass  # an un-annotated compiled input: lists and dicts have none of these methods
-            elif method not in _TENSOR_ONLY_METHODS or kind != tf.UNKNOWN:
+            elif method not in _TENSOR_ONLY_METHODS or not value.unknown:
                 return
-            if self.facts.is_self(receiver) or kind == tf.UNKNOWN and isinstance(receiver, cst.Name) \
+            if self.facts.is_self(receiver) or value.unknown and isinstance(receiver, cst.Name) \
                     and self.facts.qualname(receiver) is not None:
                 return  # a module or an imported object, e.g. `np.nonzero`
         self.report(node, f"`.{method}()` returns a tensor whose size depends on the data; Dynamo breaks the "

@@ -1,6 +1,5 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.knowledge.untraceable import LOGGER_METHODS, LOGGING
 from tclint.analyzer.names import dotted_name
@@ -155,7 +154,7 @@ class LoggingCall(Rule):
             if fn is not None and (fn.key, name) in self._local_loggers:
                 return True
             local = fn.lookup(name) if fn is not None else None
-            if local is not None and (local in tf.TENSORS or name not in _LOGGER_NAMES):
+            if local is not None and (self.facts.value(receiver).known_tensor or name not in _LOGGER_NAMES):
                 return False  # a local variable of some other kind
             return name in self._module_loggers or name in _LOGGER_NAMES
         if isinstance(receiver, cst.Attribute) and self.facts.is_self(receiver.value):

@@ -1,6 +1,5 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules.base import Example, Rule
 
@@ -105,7 +104,7 @@ class RandomValueIndex(Rule):
                     names.discard(t.target.value)
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
-        if self.facts.kind(node.value) not in tf.TENSORS:
+        if not self.facts.value(node.value).known_tensor:
             return
         for element in node.slice:
             part = element.slice

@@ -1,6 +1,5 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import argument, keyword, method_call, positional, tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
@@ -49,7 +48,7 @@ class RepeatInterleaveTensor(Rule):
         Example("""
             import torch
             @torch.compile
-            def f(x, n_rep):
+            def f(x, n_rep: int):
                 return torch.repeat_interleave(x, n_rep, dim=0)
         """, call="f(torch.randn(3, 2), 2)"),
     ]
@@ -63,16 +62,16 @@ class RepeatInterleaveTensor(Rule):
         Example("""
             import torch
             @torch.compile
-            def f(x, durations):
-                return torch.repeat_interleave(x, durations, dim=0)
-        """, call="f(torch.randn(3, 2), torch.tensor([1, 2, 3]))"),
-        Example("""
-            import torch
-            @torch.compile
             def f(x):
                 counts = (x > 0).sum(-1)
                 return x.repeat_interleave(counts, dim=0)
         """, call="f(torch.randn(3, 2))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x, durations):
+                return torch.repeat_interleave(x, durations, dim=0)
+        """, call="f(torch.randn(3, 2), torch.tensor([1, 2, 3]))"),
     ]
 
     @classmethod
@@ -91,7 +90,7 @@ class RepeatInterleaveTensor(Rule):
                 repeats = argument(node, 1, "repeats")
         elif qual is None and (mc := method_call(node)) is not None and mc[1] == "repeat_interleave":
             is_tensor, _ = tensor_arg(self.facts, mc[0])
-            if not is_tensor and self.facts.kind(mc[0]) != tf.INPUT:
+            if not is_tensor and not self.facts.value(mc[0]).assumed:
                 return
             repeats = argument(node, 0, "repeats")
         else:
@@ -99,16 +98,5 @@ class RepeatInterleaveTensor(Rule):
         if repeats is None:
             return
         is_tensor, cond = tensor_arg(self.facts, repeats)
-        if is_tensor or self._tensor_input(repeats):
-            self.report(node, condition=cond)
-
-    def _tensor_input(self, expr: cst.BaseExpression) -> bool:
-        """An un-annotated compiled input passed as `repeats`, not named like a count.
-
-        Per-element counts (`durations`, `lengths`, `counts`) arrive as tensors; a Python
-        int repeat is normally a constant or an attribute, or is named `n`, `n_*`, `num_*`.
-        """
-        if not (isinstance(expr, cst.Name) and self.facts.kind(expr) == tf.INPUT):
-            return False
-        name = expr.value
-        return not (name in ("n", "k", "times", "factor") or name.startswith(("n_", "num_")))
+        if is_tensor or isinstance(repeats, cst.Name) and self.facts.value(repeats).assumed:
+            self.report(node, condition=cond)  # an input of the compiled function: a tensor

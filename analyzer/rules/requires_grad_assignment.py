@@ -1,6 +1,5 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules.base import Example, Rule
 
@@ -64,7 +63,6 @@ class RequiresGradAssignment(Rule):
         for target in node.targets:
             t = target.target
             if isinstance(t, cst.Attribute) and t.attr.value == "requires_grad":
-                kind = self.facts.kind(t.value)
                 cond = self.facts.tensor_condition(t.value)
-                if cond is not None or kind == tf.INPUT:
+                if cond is not None or self.facts.value(t.value).assumed:
                     self.report(t, condition=None if cond in (True, None) else cond)

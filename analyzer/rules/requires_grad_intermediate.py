@@ -1,6 +1,5 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import argument, function_body, target_names
 from tclint.analyzer.rules.base import Example, Rule
@@ -149,8 +148,7 @@ class RequiresGradIntermediate(Rule):
         if fn is None or not fn.root_like:
             return  # in a helper, whether the value leaves the graph depends on the caller
         receiver = func.value
-        kind = self.facts.kind(receiver)
-        if kind == tf.INPUT and isinstance(receiver, cst.Name):
+        if self.facts.value(receiver).assumed and isinstance(receiver, cst.Name):
             self.report(node, "`requires_grad_()` on an input of the compiled function is not supported by "
                               "Dynamo; the graph breaks here. Call it before the compiled call",
                         graph_break=hazards.REQUIRES_GRAD_INPUT)

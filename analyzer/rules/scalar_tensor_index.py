@@ -1,6 +1,5 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import BoundNames, keyword, method_call, positional
 from tclint.analyzer.rules.base import Example, Rule
@@ -76,7 +75,7 @@ class ScalarTensorIndex(Rule):
         self._scalars.assign(self.facts, node, self._scalar_index(node.value, names))
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
-        if self.facts.kind(node.value) not in tf.TENSORS:
+        if not self.facts.value(node.value).known_tensor:
             return
         names = self._scalars.names(self.facts)
         for element in node.slice:
@@ -97,7 +96,7 @@ class ScalarTensorIndex(Rule):
         if mc is None or positional(expr):
             return False
         receiver, method = mc
-        kind = self.facts.kind(receiver)
+        value = self.facts.value(receiver)
         if method in _INDEX_REDUCTIONS:
-            return kind in tf.TENSORS
-        return method == "sum" and kind == tf.BOOL_TENSOR  # counting a mask
+            return value.known_tensor
+        return method == "sum" and value.known_mask  # counting a mask

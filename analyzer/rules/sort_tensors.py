@@ -1,6 +1,5 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.knowledge import tensor_api as api
 from tclint.analyzer.rules._support import first_element, function_body, keyword, positional, target_names
@@ -86,10 +85,10 @@ class SortTensors(Rule):
     ]
 
     def _tensorish(self, expr: cst.BaseExpression):
-        k = self.facts.kind(expr)
-        if k in (tf.TENSOR, tf.BOOL_TENSOR):
+        value = self.facts.value(expr)
+        if value.known_tensor and not value.assumed:
             return True
-        return k if isinstance(k, frozenset) else None
+        return value.condition
 
     def _bindings(self, name: str) -> list[cst.BaseExpression]:
         """Values stored in a local container `name`: assignments, appends, item stores."""
@@ -186,7 +185,7 @@ class SortTensors(Rule):
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value == "sort" and not positional(node) \
                 and isinstance(func.value, cst.Name):
-            if self.facts.kind(func.value) in tf.TENSORS:
+            if self.facts.value(func.value).known_tensor:
                 return  # Tensor.sort() is a traced op
             r = self._holds_tensors(func.value) if key is None else self._key_breaks(key, func.value)
             if r is not None:

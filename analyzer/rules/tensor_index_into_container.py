@@ -1,9 +1,9 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
+from tclint.analyzer.values import Kind
 
 
 class TensorIndexIntoContainer(Rule):
@@ -92,4 +92,4 @@ class TensorIndexIntoContainer(Rule):
             return True
         if isinstance(value, cst.Attribute) and value.attr.value == "shape":
             return True
-        return self.facts.kind(value) == tf.MODULE
+        return self.facts.value(value).kind is Kind.MODULE

@@ -1,6 +1,5 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
@@ -90,7 +89,7 @@ class TensorMembership(Rule):
                 is_tensor, cond = tensor_arg(self.facts, right)
                 # An un-annotated compiled input may be a dict or a list (`"labels" in batch`),
                 # but a number looked up in it (`0.0 in x`) is a tensor membership test.
-                if is_tensor or (self.facts.kind(right) == tf.INPUT and _is_number(left)):
+                if is_tensor or (self.facts.value(right).assumed and _is_number(left)):
                     self.report(node, condition=cond)
                     return
             left = target.comparator

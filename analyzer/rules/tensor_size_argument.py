@@ -1,10 +1,10 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.knowledge.int_arguments import FUNCTIONS, METHODS, NumberParams
 from tclint.analyzer.rules._support import BoundNames, keyword, method_call, positional, tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
+from tclint.analyzer.values import Kind
 
 
 class TensorSizeArgument(Rule):
@@ -153,15 +153,15 @@ class TensorSizeArgument(Rule):
         """`backend.reshape(tensor, shape)`: a receiver of unknown kind given the tensor as
         its first argument is a namespace of functions, not the tensor itself."""
         args = positional(call)
-        return (not tf.is_tensor(self.facts.kind(receiver)) and bool(args)
+        return (not self.facts.value(receiver).known_tensor and bool(args)
                 and tensor_arg(self.facts, args[0])[0])
 
     def _tensor_like(self, receiver: cst.BaseExpression) -> bool:
-        kind = self.facts.kind(receiver)
-        if kind in tf.TENSORS or isinstance(kind, frozenset):
+        value = self.facts.value(receiver)
+        if value.kind in (Kind.TENSOR, Kind.MASK):
             return True
         # an object of unknown type, but not `self` or an imported module such as `np`
-        return kind == tf.UNKNOWN and not self.facts.is_self(receiver) and self.facts.qualname(receiver) is None
+        return value.kind is Kind.UNKNOWN and not self.facts.is_self(receiver) and self.facts.qualname(receiver) is None
 
 
 def _number_arguments(call: cst.Call, params: NumberParams):

@@ -1,6 +1,5 @@
 import libcst as cst
 
-from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import sole_argument, tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
@@ -92,7 +91,7 @@ class TensorToString(Rule):
         is_tensor, cond = tensor_arg(self.facts, arg)
         # an input of the compiled function, formatted whole: a tensor (names that hold
         # sizes, modes or configs are not inputs)
-        if is_tensor or self.facts.kind(arg) == tf.INPUT and isinstance(arg, cst.Name):
+        if is_tensor or self.facts.value(arg).assumed and isinstance(arg, cst.Name):
             self.report(node, f"`{qual[9:]}()` of a tensor formats its values, which Dynamo cannot trace; "
                               f"the graph breaks here", condition=cond,
                         graph_break=hazards.TENSOR_REPR if qual == "builtins.repr" else None)
