@@ -102,5 +102,16 @@ class NumpyResult:
         return f"numpy:{self.call}"
 
 
-ConditionRef = CallRef | Param | NumpyResult
-RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Param, NumpyResult)
+@dataclass(frozen=True)
+class ModuleClass:
+    """A condition: the class `cls` (a dotted name) is an nn.Module, as its bases across
+    files say. `self` in a method is a module only then (a config object is not)."""
+
+    cls: str
+
+    def __str__(self) -> str:
+        return f"module:{self.cls}"
+
+
+ConditionRef = CallRef | Param | NumpyResult | ModuleClass
+RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Param, NumpyResult, ModuleClass)

@@ -311,7 +311,7 @@ class FileAnalyzer(cst.CSTVisitor):
             qual = self.facts.qualname(arg.value) or dotted_name(arg.value)
             if qual:
                 bases.append(qual)
-        scope = tf.ClassScope(key=key, name=node.name.value)
+        scope = tf.ClassScope(key=key, name=node.name.value, bases=tuple(bases))
         self._class_stack.append(scope)
         self._containers.append(scope)
         self.facts.class_scope = scope

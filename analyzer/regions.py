@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 from tclint.analyzer.namespace_packages import namespace_aliases
-from tclint.analyzer.call_refs import AnyMethod, CallRef, Method, Named, NumpyResult, Param, Returned, SuperMethod
+from tclint.analyzer.call_refs import (
+    AnyMethod, CallRef, Method, ModuleClass, Named, NumpyResult, Param, Returned, SuperMethod,
+)
 from tclint.analyzer.summary import CallSite, ClassSummary, FileSummary, FunctionSummary
-from tclint.analyzer.tensor_facts import TRUE_UNDER_DYNAMO_WRAPPERS
+from tclint.analyzer.tensor_facts import TRUE_UNDER_DYNAMO_WRAPPERS, is_module_base
 
-MODULE_BASES = ("torch.nn.Module", "torch.nn.modules.module.Module")
 # `obj.method()` with obj's class unknown is followed when at most this many classes
 # define `method`.
 MAX_CLASSES_BY_NAME = 3
@@ -155,7 +156,7 @@ class ProjectIndex:
         if self.is_autograd_function(class_key):
             return False
         external = self.external_bases(class_key)
-        if any(b in MODULE_BASES or (b.startswith("torch.nn.") and b.rsplit(".", 1)[1][:1].isupper()) for b in external):
+        if any(is_module_base(b) for b in external):
             return True
         # A class with a forward and a base outside the linted tree (e.g. a library's
         # PreTrainedModel) is treated as a module.
@@ -360,6 +361,11 @@ class ProjectIndex:
                 caller = self._caller_passing_tensor(ref, active)
                 if caller is not None:
                     return caller, f"passes a tensor as `{ref.path}`"
+                continue
+            if isinstance(ref, ModuleClass):
+                resolved = self.resolve_dotted(ref.cls)
+                if resolved and resolved[0] == "class" and self.is_module_class(resolved[1]):
+                    return resolved[1], "is an nn.Module"
                 continue
             if isinstance(ref, Method) and self._is_submodule_call(ref):
                 return f"self.{ref.name}", "returns a tensor"

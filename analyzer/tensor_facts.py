@@ -61,6 +61,11 @@ class Pending:
     value: bool
 
 
+def is_module_base(qualname: str) -> bool:
+    """`torch.nn.Module` or one of torch.nn's module classes (`nn.Linear`, `nn.Sequential`)."""
+    return qualname.startswith("torch.nn.") and qualname.rsplit(".", 1)[1][:1].isupper()
+
+
 def _names_a_number(name: str) -> bool:
     """Input names that hold sizes or counts (`num_heads`, `window_size`, `head_dim`)."""
     return name in _NON_TENSOR_INPUT_NAMES or name.startswith("num_") or name.endswith(("_size", "_dim", "_len"))
@@ -88,6 +93,7 @@ class ClassScope:
     key: str
     name: str
     attrs: dict[str, object] = field(default_factory=dict)  # self.attr -> kind
+    bases: tuple[str, ...] = ()  # qualified names, as far as imports tell
     built_from: dict[str, str] = field(default_factory=dict)  # self.attr -> class it was built from
 
 
@@ -190,6 +196,14 @@ class Facts:
             and node.value == self.function.self_name
             and self.function.class_scope is not None
         )
+
+    def self_is_module(self):
+        """True when `self` here is an nn.Module by its class's own bases, else the condition
+        that the project phase decides from the bases in other files."""
+        scope = self.function.class_scope if self.function is not None else self.class_scope
+        if scope is None or any(is_module_base(b) for b in scope.bases):
+            return True
+        return frozenset((refs.ModuleClass(scope.key),))
 
     # -- kinds -----------------------------------------------------------------
     def kind(self, node: cst.BaseExpression):

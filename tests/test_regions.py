@@ -523,3 +523,35 @@ def test_a_reexport_from_an_unlinted_package_init_finds_the_one_definition(tmp_p
     linted = [tmp_path / "pkg/utils/loop.py", tmp_path / "pkg/model.py"]
     result = lint_paths(linted, Settings(), jobs=1, use_cache=False)
     assert [(Path(d.path).name, d.line, d.code) for d in result.diagnostics] == [("loop.py", 2, "TC102")]
+
+
+def test_self_is_a_module_only_where_the_class_bases_in_other_files_say_so(tmp_path):
+    """`copy.deepcopy(self)` breaks in an nn.Module (its parameters are tensors) and is traced
+    in a config object, whose class tclint knows only from bases in other files."""
+    found, diags = lint_tree(tmp_path, {
+        "bases.py": """
+            import torch.nn as nn
+            class Layer(nn.Module):
+                pass
+            class Mixin:
+                pass
+        """,
+        "model.py": """
+            import copy
+            import torch
+            from bases import Layer, Mixin
+            class Config(Mixin):
+                def frozen(self):
+                    return copy.deepcopy(self)
+            class Block(Layer):
+                def twin(self):
+                    return copy.deepcopy(self)
+            @torch.compile
+            def f(x, cfg: Config, block: Block):
+                cfg.frozen()
+                block.twin()
+                return x
+        """,
+    })
+    assert found == [("model.py", 10, "TC207")]
+    assert "Block" in diags[0].message
