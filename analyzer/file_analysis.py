@@ -1176,6 +1176,8 @@ class _AttributeScan:
         if stored:
             self.summary.attr_callables[attr] = self.summary.attr_callables.get(attr, frozenset()) | stored
         kind = self._value_kind(value)
+        if kind == tf.UNKNOWN and not stored and attr not in self.summary.method_aliases:
+            self.summary.object_attrs = self.summary.object_attrs | {attr}
         previous = self.scope.attrs.get(attr)
         self.scope.attrs[attr] = kind if previous is None else tf.join(previous, kind)
         if isinstance(value, cst.Call):

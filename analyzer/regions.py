@@ -300,6 +300,10 @@ class ProjectIndex:
         for k in self.mro(cls):
             for value in self.classes[k][1].attr_callables.get(name, ()):
                 stored |= self.callables(value)
+        if not stored and any(name in self.classes[k][1].object_attrs for k in self.mro(cls)):
+            # `self.bm = bm` in __init__, then `self.bm(t)`: an object's `__call__`, followed
+            # as `obj.method()` is, when few classes (or one family) define it
+            return self._resolve_plain(AnyMethod("__call__"))
         return sorted({run for k in stored if (run := self._run_by_calling(k))})
 
     def _run_by_calling(self, key: str) -> str | None:

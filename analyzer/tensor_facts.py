@@ -418,7 +418,9 @@ class Facts:
             return self._subscript_kind(node)
         if isinstance(node, cst.IfExp):
             return join(self.kind(node.body), self.kind(node.orelse))
-        if isinstance(node, (cst.Tuple, cst.List, cst.Set, cst.Dict, cst.ListComp,
+        if isinstance(node, cst.Dict):
+            return self._dict_kind(node)
+        if isinstance(node, (cst.Tuple, cst.List, cst.Set, cst.ListComp,
                              cst.SetComp, cst.DictComp, cst.GeneratorExp)):
             return STATIC  # a container: its truthiness is static even if it holds tensors
         if isinstance(node, cst.NamedExpr):
@@ -481,6 +483,19 @@ class Facts:
         (`target != ignore_index`, an input against a number, is a mask)."""
         operands = [node.left, *(t.comparator for t in node.comparisons)]
         return all(isinstance(o, cst.Name) and self.kind(o) == INPUT for o in operands)
+
+    def _dict_kind(self, node: cst.Dict):
+        """`{"order": torch.randperm(3), "p": 0.5}`: a record of its string keys when one holds
+        a (maybe) tensor, so `params["order"]` is that tensor; other dicts are static."""
+        fields = []
+        for el in node.elements:
+            if not (isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString)
+                    and isinstance(el.key.evaluated_value, str)):
+                return STATIC
+            fields.append((el.key.evaluated_value, self.kind(el.value)))
+        if any(k in TENSORS or isinstance(k, frozenset) for _, k in fields):
+            return Record("builtins.dict", tuple(fields))
+        return STATIC
 
     def _subscript_kind(self, node: cst.Subscript):
         base = self.kind(node.value)

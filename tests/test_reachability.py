@@ -352,6 +352,32 @@ CASES = {
         def run(model, x):
             return model.generate(x)
         """, "run(Model(), torch.randn(3))", []),
+    # An object stored in an attribute by `__init__` and called later runs its class's
+    # `__call__`, which gets the tensor the caller passes.
+    "object-held-in-attribute": ("""
+        import torch
+
+
+        class Noise:
+            def __call__(self, t):
+                return float(t)
+
+
+        class Solver:
+            def __init__(self, noise):
+                self.noise = noise
+
+            def advance(self, t):
+                return self.noise(t)
+
+
+        solver = Solver(Noise())
+
+
+        @torch.compile
+        def f(ts):
+            return ts * solver.advance(ts[1])
+        """, "f(torch.tensor([0.0, 0.5, 1.0]))", [(6, "TC103")]),
 }
 
 

@@ -321,3 +321,16 @@ def test_a_record_passed_to_a_helper_brings_the_kinds_of_its_fields():
             s.prepare(x)
             return s.advance(x)
     """) == [("TC101", 9)]
+
+
+def test_a_dict_literal_holding_tensors_gives_them_back_by_key():
+    """Dynamo (torch 2.13): `.tolist()` of the entry breaks (Data dependent operator)."""
+    assert _found("""
+        import torch
+        @torch.compile
+        def f(x):
+            params = {"order": torch.randperm(3), "p": 0.5}
+            order = params["order"].tolist()
+            return x * params["p"] + order[0]
+    """) == [("TC104", 6)]
+
