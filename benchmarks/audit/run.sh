@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# tclint audit on published packages that are not in shared/eval/realworld (issue 8).
+#
+#   benchmarks/audit/run.sh [--rebuild] [--jobs N]
+#
+# 1. makes the audit venv ($AUDIT_HOME/venv, default ~/.cache/tclint-audit) once: torch 2.13.0
+#    CPU from the local wheel, alone, then requirements.txt (refused if it would replace torch);
+# 2. with --rebuild, asks Dynamo again (truth.py, every case) and scores against that truth
+#    ($OUT/truth.json); otherwise scores against the committed truth.json;
+# 3. lints the package files the cases ran, with the cases' entry points as `roots` in a
+#    generated tclint.toml, and scores the report with shared/eval/score.py.
+# Env: LINT_CMD (default: this checkout's .venv/bin/tclint --format json --no-cache
+#      --config @CONFIG@), OUT (default $AUDIT_HOME/out), SCORE, VERBOSE=1 (every miss
+#      and false alarm).
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
+AUDIT_HOME="${AUDIT_HOME:-$HOME/.cache/tclint-audit}"
+VENV="$AUDIT_HOME/venv"
+OUT="${OUT:-$AUDIT_HOME/out}"
+LINT_CMD="${LINT_CMD:-$REPO/.venv/bin/tclint --format json --no-cache --config @CONFIG@}"
+SCORE="${SCORE:-$REPO/../shared/eval/score.py}"
+REBUILD=0
+JOBS=2
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rebuild) REBUILD=1 ;;
+    --jobs) JOBS="$2"; shift ;;
+    -h|--help) sed -n 2,15p "$0"; exit 0 ;;
+    *) echo "unknown argument: $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import torch, kornia, diffusers" 2>/dev/null; then
+  echo "== creating $VENV" >&2
+  python3 -m venv "$VENV"
+  if "$VENV/bin/pip" install --dry-run torch==2.13.0 2>&1 | grep -qiE 'nvidia|cuda'; then
+    echo "refusing: pip would install a CUDA torch (is the local 2.13.0 CPU wheel missing?)" >&2
+    exit 2
+  fi
+  "$VENV/bin/pip" install -q torch==2.13.0
+  if "$VENV/bin/pip" install --dry-run -r "$HERE/requirements.txt" 2>&1 | grep -qiE 'Would install.*(nvidia|torch-2|torchvision)'; then
+    echo "refusing: requirements.txt would replace torch or add CUDA/torchvision" >&2
+    exit 2
+  fi
+  "$VENV/bin/pip" install -q -r "$HERE/requirements.txt"
+fi
+SITE="$("$VENV/bin/python" -c 'import os, sysconfig; print(os.path.realpath(sysconfig.get_paths()["purelib"]))')"
+mkdir -p "$OUT"
+
+TRUTH="$HERE/truth.json"
+if [ "$REBUILD" = 1 ]; then
+  TRUTH="$OUT/truth.json"
+  echo "== asking Dynamo (jobs=$JOBS) into $TRUTH" >&2
+  "$VENV/bin/python" "$HERE/truth.py" -o "$TRUTH" -j "$JOBS" >&2
+fi
+
+python3 "$HERE/lint_inputs.py" "$TRUTH" "$SITE" "$OUT"
+LINT_CMD="${LINT_CMD//@CONFIG@/$OUT/tclint.toml}"
+mapfile -t PATHS < "$OUT/files.txt"
+echo "== linting ${#PATHS[@]} package files: $LINT_CMD" >&2
+set +e
+# shellcheck disable=SC2086
+$LINT_CMD "${PATHS[@]}" > "$OUT/report.json" 2> "$OUT/lint.stderr"
+rc=$?
+set -e
+if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
+  echo "linter failed (rc=$rc); see $OUT/lint.stderr" >&2
+  tail -5 "$OUT/lint.stderr" >&2
+  exit 2
+fi
+python3 "$SCORE" --truth "$TRUTH" --root "$SITE" --report "$OUT/report.json" ${VERBOSE:+--verbose} \
+  | tee "$OUT/score.txt"
