@@ -100,6 +100,9 @@ _WARN = Untraceable("emits a Python warning", gb.SKIPPED,
 _LOGGING = Untraceable("logs through the `logging` module", gb.PYTHON_TYPE,
                        "Log outside the compiled region, or add the function to `torch._dynamo.config.reorderable_logging_functions`.",
                        LOGGING)
+_LOGURU = Untraceable("logs through loguru", gb.SKIPPED,
+                      "Log outside the compiled region, or guard it with `if not torch.compiler.is_compiling():`.",
+                      LOGGING)
 _GRAPH_BREAK = Untraceable("asks Dynamo for a graph break", gb.GRAPH_BREAK_CALL,
                            "Remove the call if the break is no longer needed.", GRAPH_BREAK)
 _PDB = Untraceable("enters the debugger", gb.SKIPPED,
@@ -166,6 +169,10 @@ UNTRACEABLE_CALLS: dict[str, Untraceable] = {
     "warnings.warn": _WARN,
     **dict.fromkeys(("logging.debug", "logging.info", "logging.warning", "logging.warn", "logging.error",
                      "logging.exception", "logging.critical", "logging.fatal", "logging.log"), _LOGGING),
+    # loguru's one shared `logger` object: Dynamo skips its methods
+    **dict.fromkeys(("loguru.logger.trace", "loguru.logger.debug", "loguru.logger.info", "loguru.logger.success",
+                     "loguru.logger.warning", "loguru.logger.error", "loguru.logger.critical",
+                     "loguru.logger.exception", "loguru.logger.log"), _LOGURU),
     **dict.fromkeys(("torch._dynamo.graph_break",), _GRAPH_BREAK),
     "pdb.set_trace": _PDB,
     "builtins.breakpoint": _BREAKPOINT,

@@ -16,8 +16,8 @@ class LoggingCall(Rule):
     ## What it does
     Flags logging inside a compiled region: the `logging` module's functions
     (`logging.info(...)`), methods of a `logging.Logger` (`logger.debug(...)`, where the
-    logger comes from `logging.getLogger` or is named `log`/`logger`) and
-    `warnings.warn(...)`.
+    logger comes from `logging.getLogger` or is named `log`/`logger`), loguru's
+    `logger` and `warnings.warn(...)`.
 
     ## Why is this bad?
     Dynamo cannot trace the logging machinery: it ends the graph at the call, logs
@@ -96,6 +96,14 @@ class LoggingCall(Rule):
             @torch.compile
             def f(x):
                 warnings.warn("deprecated")
+                return x * 2
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            from loguru import logger
+            @torch.compile
+            def f(x):
+                logger.warning(f"{x.shape[0]} vectors")
                 return x * 2
         """, call="f(torch.randn(3))"),
         Example("""
