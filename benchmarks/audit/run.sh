@@ -9,7 +9,8 @@
 #    ($OUT/truth.json); otherwise scores against the committed truth.json;
 # 3. lints the package files the cases ran, with the cases' entry points as `roots` in a
 #    generated tclint.toml, and scores the report with shared/eval/score.py.
-# Env: LINT_CMD (default: this checkout's .venv/bin/tclint --format json --no-cache
+# Env: TRIAGE=1 (also sort the misses: not reached, or not recognised; triage.py),
+#      LINT_CMD (default: this checkout's .venv/bin/tclint --format json --no-cache
 #      --config @CONFIG@), OUT (default $AUDIT_HOME/out), SCORE, VERBOSE=1 (every miss
 #      and false alarm).
 set -euo pipefail
@@ -71,4 +72,8 @@ if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
   exit 2
 fi
 python3 "$SCORE" --truth "$TRUTH" --root "$SITE" --report "$OUT/report.json" ${VERBOSE:+--verbose} \
-  | tee "$OUT/score.txt"
+  --json-out "$OUT/score.json" | tee "$OUT/score.txt"
+if [ -n "${TRIAGE:-}" ]; then
+  echo "== misses, sorted (each file linted alone with the function around the break as a root)"
+  python3 "$HERE/triage.py" "$TRUTH" "$SITE" "$OUT" "${TCLINT:-$REPO/.venv/bin/tclint}"
+fi
