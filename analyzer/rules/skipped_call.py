@@ -51,7 +51,7 @@ class SkippedCall(Rule):
     name = "skipped-call"
     message = "Dynamo does not trace this call; the graph breaks here"
     graph_break = hazards.SKIPPED
-    also_predicts = (hazards.BUILTIN_OP, hazards.METHOD_CALL, hazards.NUMPY_UNSUPPORTED)
+    also_predicts = (hazards.BUILTIN_OP, hazards.METHOD_CALL, hazards.NUMPY_UNSUPPORTED, hazards.INLINE_SKIPPED)
 
     VALID = [
         Example("""
@@ -165,6 +165,16 @@ class SkippedCall(Rule):
             def f(x):
                 seeds = np.random.SeedSequence(0)
                 return x + 1, seeds
+        """, call="f(torch.randn(3))"),
+        # a method of an object built by a call the table knows: "numpy.random.SeedSequence().generate_state"
+        Example("""
+            import numpy as np
+            import torch
+            SEEDS = np.random.SeedSequence(0)
+            @torch.compile
+            def f(x):
+                a, b = SEEDS.generate_state(2)
+                return x + 1, a
         """, call="f(torch.randn(3))"),
         Example("""
             import numpy as np

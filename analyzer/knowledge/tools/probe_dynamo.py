@@ -274,6 +274,8 @@ CASES: list[tuple[str, str, str]] = [
     *[(f"numpy.random.default_rng().{m}", f"RNG.{m}({a})", "RNG = np.random.default_rng(0)") for m, a in (
         ("normal", ""), ("random", ""), ("integers", "3"), ("uniform", ""), ("choice", "3"),
         ("permutation", "3"), ("shuffle", "[1, 2]"), ("standard_normal", "2"))],
+    *[(f"numpy.random.SeedSequence().{m}", f"SS.{m}({a})", "SS = np.random.SeedSequence(0)") for m, a in (
+        ("generate_state", "2"), ("spawn", "2"))],
     *[(f"numpy.random.RandomState().{m}", f"RNG.{m}({a})", "RNG = np.random.RandomState(0)") for m, a in (
         ("rand", ""), ("randn", ""), ("randint", "3"), ("normal", ""), ("uniform", ""), ("choice", "3"))],
     *[(f"random.Random().{m}", f"RNG.{m}({a})", "RNG = random.Random(0)") for m, a in (
