@@ -452,6 +452,14 @@ class FileAnalyzer(cst.CSTVisitor):
     # -- bindings -----------------------------------------------------------------
     def _leave_assign(self, node: cst.Assign) -> None:
         fn = self.facts.function
+        if fn is None and not self._class_stack:
+            predicate = self.facts.predicate_under_dynamo(node.value)
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    if predicate is None:
+                        self.facts.dynamo_predicates.pop(target.target.value, None)
+                    else:
+                        self.facts.dynamo_predicates[target.target.value] = predicate
         if fn is not None:
             when = self.facts.value_under_dynamo(node.value)
             for target in node.targets:

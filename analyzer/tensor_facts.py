@@ -173,6 +173,9 @@ class Facts:
         # (function key, local name) -> call references of what the name may hold when called
         # (`scale = make_scaler(2)`, `fn = getattr(self, name)`), filled in by the visitor
         self.local_callables: dict[tuple[str, str], frozenset] = {}
+        # module-level names bound to an "am I compiling" predicate (True) or TorchScript's
+        # (False): `_impl = getattr(torch.compiler, "is_compiling", None) or ...`
+        self.dynamo_predicates: dict[str, bool] = {}
         self.function: FunctionScope | None = None
         self.class_scope: ClassScope | None = None
         self._memo: dict[int, object] = {}
@@ -239,7 +242,35 @@ class Facts:
             return not value if isinstance(value, bool) else Pending(value.refs, not value.value)
         return value
 
+    def predicate_under_dynamo(self, expr: cst.BaseExpression) -> bool | None:
+        """What calling `expr` returns while Dynamo traces, when `expr` names a known
+        predicate: `torch.compiler.is_compiling`, `getattr(torch._dynamo, "is_compiling",
+        None)`, either of two such (`a or b`), or a module-level name bound to one."""
+        if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
+            left, right = self.predicate_under_dynamo(expr.left), self.predicate_under_dynamo(expr.right)
+            return left if left == right else None
+        if isinstance(expr, cst.Name) and (self.function is None or self.function.lookup(expr.value) is None):
+            found = self.dynamo_predicates.get(expr.value)
+            if found is not None:
+                return found
+        qual = self.qualname(expr)
+        if (isinstance(expr, cst.Call) and self.qualname(expr.func) == "builtins.getattr" and len(expr.args) >= 2
+                and isinstance(expr.args[1].value, cst.SimpleString)):
+            owner = self.qualname(expr.args[0].value)
+            qual = f"{owner}.{expr.args[1].value.evaluated_value}" if owner else None
+        if qual in TRUE_UNDER_DYNAMO:
+            return True
+        if qual in FALSE_UNDER_DYNAMO:
+            return False
+        return None
+
     def _under_dynamo(self, test: cst.BaseExpression):
+        if isinstance(test, cst.IfExp):
+            # `bool(_impl()) if _impl is not None else False`, `_impl` a known predicate
+            chosen = self._bound_predicate_test(test.test)
+            if chosen is not None:
+                return self.value_under_dynamo(test.body if chosen else test.orelse)
+            return None
         if isinstance(test, cst.BooleanOperation):
             # `is_compiling() or is_jit_tracing()` is True under Dynamo; `and` needs both
             decisive = isinstance(test.operator, cst.Or)
@@ -255,12 +286,30 @@ class Facts:
         if not isinstance(test, cst.Call):
             return None
         qual = self.qualname(test.func) or ""
+        if qual == "builtins.bool" and len(test.args) == 1:
+            return self.value_under_dynamo(test.args[0].value)
+        if isinstance(test.func, cst.Name):
+            known = self.predicate_under_dynamo(test.func)
+            if known is not None:
+                return known
         if qual in FALSE_UNDER_DYNAMO:
             return False
         if qual in TRUE_UNDER_DYNAMO:
             return True
         if qual and self.is_project_name(qual):
             return Pending(frozenset((refs.Named(qual),)), True)
+        return None
+
+    def _bound_predicate_test(self, test: cst.BaseExpression) -> bool | None:
+        """`_impl is not None` (or `is None`, or `_impl`) for a name bound to a known
+        predicate: the name holds a function, so the test is decided."""
+        if isinstance(test, cst.Name):
+            return True if self.predicate_under_dynamo(test) is not None else None
+        if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+                and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None"
+                and self.predicate_under_dynamo(test.left) is not None):
+            operator = test.comparisons[0].operator
+            return True if isinstance(operator, cst.IsNot) else False if isinstance(operator, cst.Is) else None
         return None
 
     def _half_precision_test(self, test: cst.Comparison) -> bool | None:

@@ -334,3 +334,28 @@ def test_a_dict_literal_holding_tensors_gives_them_back_by_key():
             return x * params["p"] + order[0]
     """) == [("TC104", 6)]
 
+
+
+def test_a_compiling_predicate_bound_at_module_level_is_known_through_its_wrapper():
+    """kornia's spelling; Dynamo (torch 2.13) traces neither guarded arm. Bound to
+    something else, the wrapper is not a predicate and the check is reported."""
+    wrapper = """
+        import torch
+        _impl = {bound}
+
+
+        def is_compiling() -> bool:
+            return bool(_impl()) if _impl is not None else False
+
+
+        @torch.compile
+        def f(x):
+            if not is_compiling():
+                assert bool((x > 0).all())
+            if not _impl():
+                print(x)
+            return x * 2
+    """
+    known = 'getattr(torch.compiler, "is_compiling", None) or getattr(torch._dynamo, "is_compiling", None)'
+    assert _found(wrapper.format(bound=known)) == []
+    assert _found(wrapper.format(bound="object")) == [("TC103", 13), ("TC201", 15)]
