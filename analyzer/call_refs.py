@@ -113,5 +113,16 @@ class ModuleClass:
         return f"module:{self.cls}"
 
 
-ConditionRef = CallRef | Param | NumpyResult | ModuleClass
-RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Param, NumpyResult, ModuleClass)
+@dataclass(frozen=True)
+class TensorType:
+    """A condition: the annotation `dotted` names torch.Tensor through another file's
+    alias (`Tensor = torch.Tensor` in a package's `types.py`)."""
+
+    dotted: str
+
+    def __str__(self) -> str:
+        return f"type:{self.dotted}"
+
+
+ConditionRef = CallRef | Param | NumpyResult | ModuleClass | TensorType
+RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Param, NumpyResult, ModuleClass, TensorType)

@@ -388,9 +388,11 @@ class FileAnalyzer(cst.CSTVisitor):
         inputs = set()
         for i, p in enumerate(positional + list(params.kwonly_params)):
             kind = scope.env[p.name.value] = self.facts.param_kind(p, root_like)
-            if kind == tf.UNKNOWN:
+            if kind == tf.UNKNOWN or isinstance(kind, frozenset):
                 index = i if i < len(positional) else -1  # keyword-only: matched by name
                 scope.param_refs[p.name.value] = refs.Param(key, index, p.name.value)
+                if isinstance(kind, frozenset):  # an annotation that may name torch.Tensor
+                    scope.env[p.name.value] = kind | {scope.param_refs[p.name.value]}
                 if i < len(positional) and self.facts.param_kind(p, True) == tf.INPUT:
                     inputs.add(p.name.value)
         for star in (params.star_arg, params.star_kwarg):
@@ -454,8 +456,11 @@ class FileAnalyzer(cst.CSTVisitor):
         fn = self.facts.function
         if fn is None and not self._class_stack:
             predicate = self.facts.predicate_under_dynamo(node.value)
+            aliased = self.facts.qualname(node.value) if isinstance(node.value, (cst.Name, cst.Attribute)) else None
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
+                    if aliased is not None:
+                        self.summary.aliases[target.target.value] = aliased
                     if predicate is None:
                         self.facts.dynamo_predicates.pop(target.target.value, None)
                     else:

@@ -512,8 +512,8 @@ def _shift_fix(fix: Fix | None, by: int) -> Fix | None:
 
 def _shifted(part: FileSummary, by: int) -> FileSummary:
     """A piece's findings `by` lines further down."""
-    out = FileSummary(path=part.path, module=part.module, imports=part.imports, hook_functions=part.hook_functions,
-                      dynamo_config=part.dynamo_config)
+    out = FileSummary(path=part.path, module=part.module, imports=part.imports, aliases=part.aliases,
+                      hook_functions=part.hook_functions, dynamo_config=part.dynamo_config)
     for key, fn in part.functions.items():
         out.functions[key] = replace(
             fn,
@@ -533,6 +533,7 @@ def _merge(summary: FileSummary, part: FileSummary) -> None:
     summary.functions.update(part.functions)
     summary.classes.update(part.classes)
     summary.imports.update(part.imports)
+    summary.aliases.update(part.aliases)
     summary.compile_sites.extend(part.compile_sites)
     summary.hook_functions.extend(part.hook_functions)
     summary.module_candidates.extend(part.module_candidates)

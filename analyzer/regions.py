@@ -13,7 +13,7 @@ from pathlib import PurePath
 
 from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.call_refs import (
-    AnyMethod, CallRef, Method, ModuleClass, Named, NumpyResult, Param, Returned, SuperMethod,
+    AnyMethod, CallRef, Method, ModuleClass, Named, NumpyResult, Param, Returned, SuperMethod, TensorType,
 )
 from tclint.analyzer.summary import CallSite, ClassSummary, FileSummary, FunctionSummary
 from tclint.analyzer.tensor_facts import TRUE_UNDER_DYNAMO_WRAPPERS, is_module_base
@@ -21,6 +21,7 @@ from tclint.analyzer.tensor_facts import TRUE_UNDER_DYNAMO_WRAPPERS, is_module_b
 # `obj.method()` with obj's class unknown is followed when at most this many classes
 # define `method`.
 MAX_CLASSES_BY_NAME = 3
+TENSOR_TYPES = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.nn.Parameter"})
 AUTOGRAD_FUNCTION_BASES = ("torch.autograd.Function", "torch.autograd.function.Function")
 
 
@@ -118,6 +119,16 @@ class ProjectIndex:
         if len(found) != 1:
             return None
         return ("function", found[0]) if found[0] in self.functions else ("class", found[0])
+
+    def dealias(self, dotted: str, depth: int = 0) -> str:
+        """What a module-level name finally stands for, through imports and `A = B`
+        aliases in the linted files: `pkg.types.Tensor` -> `torch.Tensor`."""
+        module, _, name = dotted.rpartition(".")
+        fs = self.modules.get(module)
+        if fs is None or depth > 8:
+            return dotted
+        target = fs.aliases.get(name) or fs.imports.get(name)
+        return dotted if target is None or target == dotted else self.dealias(target, depth + 1)
 
     def _namespace_aliases(self) -> dict[str, str]:
         if self._aliases is None:
@@ -366,6 +377,10 @@ class ProjectIndex:
                 if caller is not None:
                     return caller, f"passes a tensor as `{ref.path}`"
                 continue
+            if isinstance(ref, TensorType):
+                if self.dealias(ref.dotted) in TENSOR_TYPES:
+                    return ref.dotted, "is torch.Tensor"
+                continue
             if isinstance(ref, ModuleClass):
                 resolved = self.resolve_dotted(ref.cls)
                 if resolved and resolved[0] == "class" and self.is_module_class(resolved[1]):
@@ -391,6 +406,8 @@ class ProjectIndex:
             passed = site.args[position] if 0 <= position < len(site.args) else site.keywords.get(name)
             if isinstance(passed, tuple):  # a record: what its field holds
                 passed = dict(passed).get(field) if field else None
+            elif field:
+                passed = None  # an attribute of a tensor (`t.is_sorted`) or of an unknown is not a tensor
             if passed is True or isinstance(passed, frozenset) and self.condition_holds(passed, active):
                 active.discard(ref)
                 return caller

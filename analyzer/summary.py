@@ -112,6 +112,8 @@ class FileSummary:
     classes: dict[str, ClassSummary] = field(default_factory=dict)
     # module-level names bound by imports: local name -> qualified name (re-exports)
     imports: dict[str, str] = field(default_factory=dict)
+    # module-level names bound to another name: `Tensor = torch.Tensor` -> "torch.Tensor"
+    aliases: dict[str, str] = field(default_factory=dict)
     compile_sites: list[CompileSite] = field(default_factory=list)
     hook_functions: list[CallRef] = field(default_factory=list)
     module_candidates: list[Candidate] = field(default_factory=list)

@@ -558,6 +558,8 @@ class Facts:
             return NDARRAY
         if (base == UNKNOWN or isinstance(base, frozenset)) and _tensor_index(node):
             return TENSOR
+        if isinstance(base, frozenset):
+            return base  # an element of a maybe-tensor is one where it is
         if base == MODULE:
             return MODULE
         if base == STATIC:
@@ -701,11 +703,11 @@ class Facts:
             text = dotted_name(annotation.value)
             if text in ("Optional", "typing.Optional", "Union", "typing.Union"):
                 elems = [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
-                return TENSOR if _tensor_or_none([self.annotation_kind(e) for e in elems], elems) else UNKNOWN
+                return _tensor_or_none([self.annotation_kind(e) for e in elems], elems)
             return STATIC if text in ("list", "List", "tuple", "Tuple", "dict", "Dict") else UNKNOWN
         if isinstance(annotation, cst.BinaryOperation):  # Tensor | None
             elems = [annotation.left, annotation.right]
-            return TENSOR if _tensor_or_none([self.annotation_kind(e) for e in elems], elems) else UNKNOWN
+            return _tensor_or_none([self.annotation_kind(e) for e in elems], elems)
         if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
             return UNKNOWN
         if text is None:
@@ -720,6 +722,8 @@ class Facts:
             return BOOL_TENSOR if qual == "torch.BoolTensor" else TENSOR
         if qual in ("torch.dtype", "torch.device", "torch.Size"):
             return STATIC
+        if "." in qual and self.is_project_name(qual):
+            return frozenset((refs.TensorType(qual),))  # perhaps an alias of torch.Tensor
         return UNKNOWN
 
 
@@ -735,10 +739,14 @@ def _is_literal(node: cst.BaseExpression) -> bool:
         isinstance(node, cst.Name) and node.value in ("True", "False", "None"))
 
 
-def _tensor_or_none(kinds: list, elems: list) -> bool:
-    """`Tensor | None` is a tensor when given; `int | Tensor` could be either."""
+def _tensor_or_none(kinds: list, elems: list):
+    """`Tensor | None` is a tensor when given; `int | Tensor` could be either; an alias from
+    another file keeps its condition."""
     rest = [k for k, e in zip(kinds, elems) if not (isinstance(e, cst.Name) and e.value == "None")]
-    return bool(rest) and all(k in TENSORS for k in rest)
+    if not rest or not all(k in TENSORS or isinstance(k, frozenset) for k in rest):
+        return UNKNOWN
+    conditions = [k for k in rest if isinstance(k, frozenset)]
+    return frozenset().union(*conditions) if conditions else TENSOR
 
 
 def _compares(node: cst.BaseExpression) -> bool:

@@ -555,3 +555,33 @@ def test_self_is_a_module_only_where_the_class_bases_in_other_files_say_so(tmp_p
     })
     assert found == [("model.py", 10, "TC207")]
     assert "Block" in diags[0].message
+
+
+def test_an_annotation_aliasing_torch_tensor_in_another_file_is_a_tensor(tmp_path):
+    """`Tensor = torch.Tensor` in the package's types module (torchsde's spelling); Dynamo
+    (torch 2.13) breaks on the loop test. An alias of something else is not a tensor, and
+    an attribute of a tensor the caller passes (`t.is_sorted`) is not one either."""
+    found, diags = lint_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/types.py": "import torch\nTensor = torch.Tensor\nScalar = float\n",
+        "pkg/solve.py": """
+            import torch
+            from .types import Scalar, Tensor
+
+            @torch.compile
+            def integrate(ts: Tensor, dt: Scalar):
+                t = ts[0]
+                while t < ts[-1]:
+                    t = t + dt
+                if dt > 0:
+                    t = t * 2
+                return helper(ts)
+
+            def helper(t):
+                if t.is_sorted:
+                    return t
+                return -t
+        """,
+    })
+    assert found == [("solve.py", 8, "TC101")]
+    assert "`pkg.types.Tensor` is torch.Tensor" in diags[0].message
