@@ -565,36 +565,9 @@ class FileAnalyzer(cst.CSTVisitor):
         self._bind_elements(node.target, node.iter)
 
     def _bind_elements(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
-        """Bind a loop target to what iterating `iterable` gives, through `enumerate` and
-        `zip` (`for i, (a, b) in enumerate(zip(alpha, beta))`: `a` is an element of `alpha`)."""
-        if isinstance(iterable, cst.Call) and isinstance(target, (cst.Tuple, cst.List)):
-            qual = self.facts.qualname(iterable.func)
-            args = [a.value for a in iterable.args if a.keyword is None and not a.star]
-            plain = len(args) == len(iterable.args) and not any(
-                isinstance(el, cst.StarredElement) for el in target.elements)
-            if plain and qual == "builtins.enumerate" and len(args) == 1 and len(target.elements) == 2:
-                self._bind(target.elements[0].value, tf.STATIC, None)
-                self._bind_elements(target.elements[1].value, args[0])
-                return
-            if plain and qual == "builtins.zip" and len(args) == len(target.elements):
-                for el, arg in zip(target.elements, args):
-                    self._bind_elements(el.value, arg)
-                return
-        self._bind(target, self._element_kind(iterable), None)
-
-    def _element_kind(self, iterable: cst.BaseExpression):
-        kind = self.facts.source_kind(iterable)
-        if kind in tf.TENSORS:
-            return tf.TENSOR
-        if isinstance(kind, frozenset):
-            return kind  # elements of what a caller may pass as a tensor
-        if kind == tf.MODULE:
-            return tf.MODULE
-        if isinstance(iterable, cst.Call):
-            qual = self.facts.qualname(iterable.func)
-            if qual == "builtins.range":
-                return tf.STATIC
-        return tf.UNKNOWN
+        """Bind a loop target to what iterating `iterable` gives (see Facts.loop_bindings)."""
+        for name, kind in self.facts.loop_bindings(target, iterable):
+            self._bind(name, kind, None)
 
     def _visit_comprehension(self, node) -> None:
         # Bind targets before the element expression, which libcst visits first.

@@ -422,6 +422,55 @@ class Facts:
             return None
         return self.origin_of(node)
 
+    def loop_bindings(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> list:
+        """[(target, kind)] for `for target in iterable`, through `enumerate` and `zip`
+        (`for i, (a, b) in enumerate(zip(alpha, beta))`: `a` is an element of `alpha`)."""
+        if isinstance(iterable, cst.Call) and isinstance(target, (cst.Tuple, cst.List)):
+            qual = self.qualname(iterable.func)
+            args = [a.value for a in iterable.args if a.keyword is None and not a.star]
+            plain = len(args) == len(iterable.args) and not any(
+                isinstance(el, cst.StarredElement) for el in target.elements)
+            if plain and qual == "builtins.enumerate" and len(args) == 1 and len(target.elements) == 2:
+                return [(target.elements[0].value, STATIC), *self.loop_bindings(target.elements[1].value, args[0])]
+            if plain and qual == "builtins.zip" and len(args) == len(target.elements):
+                return [b for el, arg in zip(target.elements, args) for b in self.loop_bindings(el.value, arg)]
+        return [(target, self._element_kind(iterable))]
+
+    def _element_kind(self, iterable: cst.BaseExpression):
+        kind = self.source_kind(iterable)
+        if kind in TENSORS:
+            return TENSOR
+        if isinstance(kind, frozenset):
+            return kind  # elements of what a caller may pass as a tensor
+        if kind == MODULE:
+            return MODULE
+        if isinstance(iterable, cst.Call) and self.qualname(iterable.func) == "builtins.range":
+            return STATIC
+        return UNKNOWN
+
+    def element_value(self, comp: cst.GeneratorExp | cst.ListComp | cst.SetComp) -> Value:
+        """What each element of a comprehension holds (`a < b for a, b in zip(t[:-1], t[1:])`:
+        a mask). Its own names are bound for the look only; the visitor binds them for good
+        when it gets there, after the statement around it."""
+        env = self.function.env if self.function is not None else None
+        if env is None:
+            return Value(Kind.UNKNOWN)
+        saved = dict(env)
+        try:
+            for_in = comp.for_in
+            while for_in is not None:
+                for name, kind in self.loop_bindings(for_in.target, for_in.iter):
+                    if isinstance(name, cst.Name):
+                        env[name.value] = kind
+                for_in = for_in.inner_for_in
+            self.reset_memo()
+            element = self.value(comp.elt)
+        finally:
+            env.clear()
+            env.update(saved)
+            self.reset_memo()
+        return element
+
     def source_kind(self, node: cst.BaseExpression):
         """The kind a value carries to where it is stored: for an unknown built from the
         function's parameters (`t[0]`, `-t`), the condition that a caller passes tensors."""
@@ -657,7 +706,7 @@ class Facts:
         return False
 
     def _builtin_call_kind(self, name: str, node: cst.Call):
-        if name in ("len", "isinstance", "issubclass", "hasattr", "callable", "id", "type",
+        if name in ("len", "isinstance", "issubclass", "hasattr", "callable", "id", "type", "all", "any",
                     "str", "repr", "format", "int", "float", "bool", "complex", "range",
                     "hash", "round", "divmod"):
             return STATIC

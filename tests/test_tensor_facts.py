@@ -359,3 +359,18 @@ def test_a_compiling_predicate_bound_at_module_level_is_known_through_its_wrappe
     known = 'getattr(torch.compiler, "is_compiling", None) or getattr(torch._dynamo, "is_compiling", None)'
     assert _found(wrapper.format(bound=known)) == []
     assert _found(wrapper.format(bound="object")) == [("TC103", 13), ("TC201", 15)]
+
+
+def test_all_over_tensor_elements_reads_their_values():
+    """Dynamo (torch 2.13) breaks on the `if` (Data-dependent branching): `all()` takes the
+    truth of each element. Over sizes, it is a Python bool."""
+    assert _found("""
+        import torch
+        @torch.compile
+        def f(ts):
+            if not all(a < b for a, b in zip(ts[:-1], ts[1:])):
+                raise ValueError("not increasing")
+            if any(n > 1 for n in ts.shape):
+                return ts * 2
+            return ts
+    """) == [("TC101", 5)]

@@ -11,8 +11,9 @@ class TensorBranch(Rule):
     """
     ## What it does
     Flags `if`, `while`, conditional expressions, `and`/`or`/`not` (also outside a
-    test: `ok = not (ids < 0).any()`), comprehension filters and `assert`s with a
-    message built at run time whose condition is a tensor value inside a compiled region.
+    test: `ok = not (ids < 0).any()`), comprehension filters, `all()`/`any()` over tensor
+    elements (`all(a < b for a, b in zip(t[:-1], t[1:]))`) and `assert`s with a message
+    built at run time whose condition is a tensor value inside a compiled region.
 
     ## Why is this bad?
     Dynamo records one straight-line graph. A Python branch on tensor *data* cannot be
@@ -124,6 +125,16 @@ class TensorBranch(Rule):
         """, call="f(torch.randn(3), 2.0)"),
     ]
     INVALID = [
+        Example("""
+            import torch
+            def increasing(ts):
+                return all(a < b for a, b in zip(ts[:-1], ts[1:]))
+            @torch.compile
+            def f(ts):
+                if not increasing(ts):
+                    ts = ts.flip(0)
+                return ts * 2
+        """, call="f(torch.tensor([0.0, 0.5, 1.0]))"),
         Example("""
             import torch
             @torch.compile
@@ -276,6 +287,16 @@ class TensorBranch(Rule):
     def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
         # `a and b` tests the truth of `a` (and of `b` when the result is itself tested).
         self._check(node.left)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        # `all(a < b for ...)`, `any(...)`: the builtin takes the truth of each element
+        if (self.facts.qualname(node.func) in ("builtins.all", "builtins.any") and len(node.args) == 1
+                and isinstance(node.args[0].value, (cst.GeneratorExp, cst.ListComp, cst.SetComp))):
+            value = self.facts.element_value(node.args[0].value)
+            if value.truth_is_data:
+                name = self.facts.qualname(node.func).rpartition(".")[2]
+                self.report(node, f"`{name}()` reads the truth of each element, {value.kind.value}; "
+                                  f"the graph breaks here", condition=_with_numpy_returns(value.condition))
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         # `not t` asks for the truth of `t` wherever it stands, in a test or not; a test that
