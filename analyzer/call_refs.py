@@ -124,5 +124,16 @@ class TensorType:
         return f"type:{self.dotted}"
 
 
-ConditionRef = CallRef | Param | NumpyResult | ModuleClass | TensorType
-RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Param, NumpyResult, ModuleClass, TensorType)
+@dataclass(frozen=True)
+class OptionalKeys:
+    """A condition: the class `cls` (a dotted name) is a TypedDict with optional keys
+    (`total=False`, its own or a base's), which Dynamo cannot build."""
+
+    cls: str
+
+    def __str__(self) -> str:
+        return f"optional-keys:{self.cls}"
+
+
+ConditionRef = CallRef | Param | NumpyResult | ModuleClass | TensorType | OptionalKeys
+RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Param, NumpyResult, ModuleClass, TensorType, OptionalKeys)

@@ -315,7 +315,9 @@ class FileAnalyzer(cst.CSTVisitor):
         self._class_stack.append(scope)
         self._containers.append(scope)
         self.facts.class_scope = scope
-        summary = ClassSummary(key=key, name=node.name.value, bases=bases)
+        summary = ClassSummary(key=key, name=node.name.value, bases=bases, optional_keys=any(
+            k.keyword is not None and k.keyword.value == "total" and dotted_name(k.value) == "False" for k in node.keywords)
+            and any(b.rpartition(".")[2] == "TypedDict" for b in bases))
         self.summary.classes[key] = summary
         self.span_later(summary, node.name)
         self._prescan_attributes(node, scope, summary)

@@ -13,7 +13,8 @@ from pathlib import PurePath
 
 from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.call_refs import (
-    AnyMethod, CallRef, Method, ModuleClass, Named, NumpyResult, Param, Returned, SuperMethod, TensorType,
+    AnyMethod, CallRef, Method, ModuleClass, Named, NumpyResult, OptionalKeys, Param, Returned, SuperMethod,
+    TensorType,
 )
 from tclint.analyzer.summary import CallSite, ClassSummary, FileSummary, FunctionSummary
 from tclint.analyzer.tensor_facts import TRUE_UNDER_DYNAMO_WRAPPERS, is_module_base
@@ -380,6 +381,12 @@ class ProjectIndex:
             if isinstance(ref, TensorType):
                 if self.dealias(ref.dotted) in TENSOR_TYPES:
                     return ref.dotted, "is torch.Tensor"
+                continue
+            if isinstance(ref, OptionalKeys):
+                resolved = self.resolve_dotted(ref.cls)
+                if resolved and resolved[0] == "class" and any(
+                        self.classes[k][1].optional_keys for k in self.mro(resolved[1])):
+                    return resolved[1], "is a TypedDict with optional keys"
                 continue
             if isinstance(ref, ModuleClass):
                 resolved = self.resolve_dotted(ref.cls)

@@ -91,6 +91,7 @@ class ClassSummary:
     method_aliases: dict[str, str] = field(default_factory=dict)  # self.attr = self.method -> method
     # self.attr = factory(...) / self.attr = some_function: what calling `self.attr` may run
     attr_callables: dict[str, frozenset] = field(default_factory=dict)  # frozenset[CallRef]
+    optional_keys: bool = False  # a TypedDict declared with `total=False`
     # self.attr = <an object of unknown class> (a parameter, a call's result): calling
     # `self.attr(...)` runs some class's `__call__`
     object_attrs: frozenset = frozenset()

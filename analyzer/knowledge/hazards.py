@@ -43,3 +43,4 @@ NUMPY_UNSUPPORTED = GraphBreak("GB0294", "attempted to trace numpy function unsu
 OPAQUE_OBJECT = GraphBreak("GB0363", "An opaque object was created in the middle of the program.")
 CREATE_REQUIRES_GRAD = GraphBreak("GB0225", "Attempted to use tensor creation function with requires_grad=True")
 RETAIN_GRAD = GraphBreak("GB0108", "Tensor.retain_grad() with AOTDispatcher")
+OPTIONAL_KEYS_TYPEDDICT = GraphBreak("GB0257", "TypedDict with optional keys")
