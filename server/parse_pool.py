@@ -14,7 +14,8 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
+import threading
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -30,11 +31,19 @@ class SummaryFailed(Exception):
 
 
 class ParsePool:
+    """Calls come from the analysis thread; `close` comes from `exit`, on another thread. A
+    lock keeps a worker from being started while or after the pool closes: a worker that
+    close() missed would start up after the server's clean-up removed the semaphores it
+    needs, and print a traceback (seen as a flaky `exit` test)."""
+
+    CLOSE_WAIT_S = 2.0  # a submit holds the lock for milliseconds (it may start the worker)
+
     def __init__(self, threshold: int = DEFAULT_THRESHOLD, timeout: float = DEFAULT_TIMEOUT_S) -> None:
         self.threshold = threshold
         self.timeout = timeout
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
+        self._lock = threading.Lock()
 
     def _get(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -61,41 +70,57 @@ class ParsePool:
                     pass
             pool.shutdown(wait=False, cancel_futures=True)
 
+    def _submit(self, fn, job) -> Future | None:
+        """`fn(job)` queued for the worker (started if need be); None once the pool is closed."""
+        with self._lock:
+            if self._closed:
+                return None
+            try:
+                return self._get().submit(fn, job)
+            except BrokenProcessPool:  # the worker died while idle (killed): not this job's fault
+                self._discard()
+                return self._get().submit(fn, job)
+
     def summarize(self, data: bytes | str, path: str, module: str, is_package: bool) -> Any:
-        if len(data) < self.threshold or self._closed:
+        if len(data) < self.threshold:
             return _summarize((data, path, module, is_package))
         return self.call(_summarize, (data, path, module, is_package), path)
 
     def call(self, fn, job, path: str) -> Any:
-        """`fn(job)` in the worker (`fn` a module-level function), for the file at `path`."""
-        if self._closed:
-            return fn(job)
+        """`fn(job)` in the worker (`fn` a module-level function), for the file at `path`.
+        Once the pool is closed (the server is ending), SummaryFailed: parsing a big file on
+        the calling thread would hold the GIL, and so hold up the exit, for seconds."""
         try:
-            try:
-                future = self._get().submit(fn, job)
-            except BrokenProcessPool:  # the worker died while idle (killed): not this file's fault
-                self._discard()
-                future = self._get().submit(fn, job)
+            future = self._submit(fn, job)
+            if future is None:
+                raise SummaryFailed(f"{path}: not analyzed, the server is shutting down")
             return future.result(timeout=self.timeout)
         except FutureTimeout:
-            self._discard()
+            with self._lock:
+                self._discard()
             raise SummaryFailed(f"{path}: not analyzed, parsing took over {self.timeout:.0f}s") from None
-        except BrokenProcessPool:
-            self._discard()
+        except (BrokenProcessPool, CancelledError):  # crashed, or killed by close()
+            with self._lock:
+                self._discard()
             raise SummaryFailed(f"{path}: not analyzed, the parser process crashed") from None
 
     def post(self, fn, job) -> None:
         """`fn(job)` in the worker, not waited for: calls made later queue behind it."""
-        if self._closed:
-            return
         try:
-            self._get().submit(fn, job)
+            self._submit(fn, job)
         except BrokenProcessPool:
-            self._discard()
+            with self._lock:
+                self._discard()
 
     def close(self) -> None:
-        self._closed = True
-        self._discard()
+        """Kill the worker, for good. Never waits long (see CLOSE_WAIT_S)."""
+        locked = self._lock.acquire(timeout=self.CLOSE_WAIT_S)
+        try:
+            self._closed = True
+            self._discard()
+        finally:
+            if locked:
+                self._lock.release()
 
 
 def trim_heap() -> None:

@@ -208,6 +208,7 @@ class TclintProtocol(LanguageServerProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.on_exit: list[Callable[[], None]] = []  # stop child processes; must not block
+        self._ending = threading.Lock()  # held by the thread that runs terminate()
 
     # -- receiving ---------------------------------------------------------------------------
     def receive(self, item: Frame | BadFrame) -> None:
@@ -342,8 +343,15 @@ class TclintProtocol(LanguageServerProtocol):
         self.terminate()
 
     def terminate(self) -> None:
-        """End the process now: 0 after `shutdown`, 1 otherwise (the LSP's rule)."""
+        """End the process now: 0 after `shutdown`, 1 otherwise (the LSP's rule). Once: a second
+        caller (the input thread, EXIT_GRACE_S after `exit`, while the event loop is still
+        cleaning up) waits for the first, whose os._exit would otherwise cut its clean-up
+        short: a semaphore removed but not yet unregistered made the resource tracker warn
+        on stderr (seen as a flaky `exit` test)."""
         code = 0 if self._shutdown else 1
+        if not self._ending.acquire(blocking=False):
+            time.sleep(EXIT_GRACE_S)
+            os._exit(code)
         for stop in self.on_exit:
             try:
                 stop()

@@ -202,6 +202,23 @@ def test_exit_during_indexing_is_immediate(big_workspace, shutdown, status):
         assert server.stderr() == ""
 
 
+def test_the_process_is_ended_once_whoever_asks_first():
+    """`exit` ends the process from the event loop, and EXIT_GRACE_S later from the input
+    thread, should the loop be stuck. When both come, the second waits for the first's clean-up
+    instead of cutting it short (it did: the resource tracker then warned on stderr)."""
+    script = """if True:
+        import sys, threading, time
+        from tclint.server.app import create_server
+        protocol = create_server().protocol
+        protocol.on_exit.append(lambda: (print("clean-up", flush=True), time.sleep(1)))
+        threading.Thread(target=protocol.terminate).start()
+        time.sleep(0.3)
+        protocol.terminate()
+    """
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stdout, out.stderr) == (1, "clean-up\n", "")
+
+
 def test_exit_right_behind_shutdown_is_a_clean_exit(tmp_path):
     """A client that sends `exit` without waiting for `shutdown`'s answer still gets status 0."""
     with Server(cwd=tmp_path) as server:
@@ -282,3 +299,52 @@ def test_memory_comes_back_after_a_big_document_closes(tmp_path):
         back = _wait(lambda: _tree_rss_mb(server.proc.pid) - base < 0.5 * (peak - base), 30)
         assert back, (base, peak, _tree_rss_mb(server.proc.pid))
         assert server.stop() == 0
+
+
+
+@linux_only
+def test_no_parse_worker_outlives_a_close_that_comes_while_it_starts():
+    """`exit` closes the parse pool from the event loop while the analysis thread may be
+    starting its worker. close() must kill that worker too (it missed it, and the worker then
+    printed a traceback, unpickling semaphores the server's clean-up had removed: the flaky
+    `exit` test); no call after close() starts one."""
+    import threading
+
+    from tclint.server.parse_pool import ParsePool, SummaryFailed
+
+    starting = threading.Event()
+
+    class SlowToStart(ParsePool):
+        def _get(self):
+            if self._pool is None:
+                starting.set()
+                time.sleep(0.5)  # close() comes now
+            return super()._get()
+
+    def workers() -> list[int]:
+        return [p for p in descendants(os.getpid()) if alive(p) and b"resource_tracker" not in _cmdline(p)]
+
+    def analyze() -> None:
+        try:
+            pool.call(len, "abc", "a.py")
+        except SummaryFailed:  # the worker was killed under it
+            pass
+
+    pool = SlowToStart(threshold=0)
+    thread = threading.Thread(target=analyze)
+    thread.start()
+    assert starting.wait(30)
+    pool.close()
+    thread.join(60)
+    assert pool._pool is None  # the worker started under close() was killed with its pool
+    assert _wait(lambda: not workers(), 5), workers()
+    with pytest.raises(SummaryFailed, match="shutting down"):
+        pool.call(len, "abcd", "a.py")
+    assert not pool.running and not workers()
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""

@@ -459,8 +459,10 @@ def test_parse_pool_in_a_process_and_recovery():
         assert pool.summarize(data, "/ws/s.py", "s", False).functions.keys() == local.functions.keys()
     finally:
         pool.close()
-    # Below the threshold, or once closed: on the calling thread.
+    # Below the threshold: on the calling thread. Once closed (the server is ending): never.
     assert ParsePool(threshold=10**9).summarize(data, "/ws/s.py", "s", False).functions.keys() == {"s.f"}
+    with pytest.raises(SummaryFailed, match="shutting down"):
+        pool.summarize(data, "/ws/s.py", "s", False)
 
 
 def test_index_uses_the_summary_cache(tmp_path, monkeypatch):
