@@ -1,12 +1,13 @@
-"""A short fuzz campaign of the CLI: mutated real files, hostile hand-made inputs, odd
-trees and a workspace that plants modules, linted cold, warm and in parallel.
+"""A fuzz campaign: generated programs (hypothesmith), mutated real files, hostile hand-made
+inputs, odd trees and configs, and a workspace that plants modules, linted cold, warm and in
+parallel; then the language server under faults and load (test_lsp_campaign, at the end).
 
-Every run must end with exit 0 or 1, no traceback, no internal error (TC004), within its
-time limit, and a warm run must print what the cold run printed; no planted module may
-run. The language server's campaign (test_lsp_campaign, at the end) drives it with faults
-and load. `TCLINT_CAMPAIGN_SECONDS` sets the length of each (60 s and 30 s by default; the
-issue's campaign ran 15 minutes of each), `TCLINT_CAMPAIGN_SEED` the first seed. The counts
-are printed (pytest -s).
+Every CLI run must end with exit 0 or 1 (2, with a one-line message, for a config that is
+wrong by design), no traceback, no internal error (TC004), within its time limit, and a warm
+run must print what the cold run printed; no planted module may run. `TCLINT_CAMPAIGN_SECONDS`
+sets the length of the whole campaign (100 s by default, for CI; the issue's campaign ran
+1800), shared out by PARTS; `TCLINT_CAMPAIGN_SEED` the first seed. The counts are printed
+(pytest -s).
 """
 from __future__ import annotations
 
@@ -42,6 +43,57 @@ NOTEBOOKS = [
                           {"cell_type": "code", "source": ["    return x.item()\n"]}]}).encode(),
 ]
 PLANTED = ["argparse.py", "logging/__init__.py", "multiprocessing/__init__.py", "tclint/__init__.py"]
+# [tool.tclint] tables: odd but valid (exit 0 or 1), and wrong (exit 2, with a message).
+GOOD_CONFIGS = [
+    "", "exclude = []", 'exclude = ["**/*"]', 'extend-exclude = ["h*.py", "[!a-z]*"]', "max-file-size = 1",
+    'select = ["TC"]', 'ignore = ["TC1"]', "respect-gitignore = false", 'cache-dir = "/"',
+    'roots = ["m0:f", "no.such:Thing.method"]', 'severity = {TC1 = "hint"}',
+    'per-file-ignores = {"*" = ["TC"]}', "assume-forward-compiled = true",
+]
+BAD_CONFIGS = [
+    'exclude = ["\\\\"]', "roots = " + "[" * 5000 + "]" * 5000, "max-file-size = -1", 'select = ["NOPE9"]',
+    "exclude = 3", "no-such-key = 1", 'severity = {TC1 = "loud"}', "dynamo = []", 'confirm = {device = 1}',
+    "x = [", "\0",
+]
+PARTS = {"programs": 0.15, "trees": 0.5, "lsp": 0.35}  # shares of TCLINT_CAMPAIGN_SECONDS
+
+
+def _seconds(part: str) -> float:
+    return float(os.environ.get("TCLINT_CAMPAIGN_SECONDS", "100")) * PARTS[part]
+
+
+def _seed() -> int:
+    return int(os.environ.get("TCLINT_CAMPAIGN_SEED", "2026"))
+
+
+def test_generated_programs():
+    """hypothesmith's programs, in batches of 25 under successive seeds until the time is up:
+    the analyzer turns each into diagnostics, never an internal error (TC004)."""
+    import hypothesmith
+    from hypothesis import HealthCheck, given, seed, settings
+    from hypothesis import strategies as st
+
+    from tclint.analyzer import api
+
+    prefixes = st.sampled_from(["", "import torch\n@torch.compile\ndef f(x):\n    return x\n",
+                                "import torch.nn as nn\nclass M(nn.Module):\n    def forward(self, x):\n"
+                                "        return x\n"])
+    programs = [0]
+
+    @settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(prefix=prefixes, program=hypothesmith.from_grammar())
+    def lint(prefix, program):
+        programs[0] += 1
+        text = prefix + program
+        internal = [d.message for d in api.lint_source(text, path="generated.py") if d.code == "TC004"]
+        assert not internal, f"{internal}\n--- program ---\n{text}"
+
+    deadline = time.monotonic() + _seconds("programs")
+    batch = 0
+    while time.monotonic() < deadline or batch == 0:
+        seed(_seed() + batch)(lint)()
+        batch += 1
+    print(f"\nprograms: {json.dumps({'programs': programs[0], 'batches': batch, 'internal-error': 0})}")
 
 
 def _mutate(data: bytes, rng: random.Random) -> bytes:
@@ -65,7 +117,8 @@ def _mutate(data: bytes, rng: random.Random) -> bytes:
     return bytes(out)
 
 
-def _tree(folder: Path, rng: random.Random, markers: Path) -> None:
+def _tree(folder: Path, rng: random.Random, markers: Path) -> bool:
+    """A tree to lint; True when its config is wrong by design."""
     folder.mkdir()
     for n, src in enumerate(rng.sample(SOURCES, min(8, len(SOURCES)))):
         (folder / f"m{n}.py").write_bytes(_mutate(src.read_bytes(), rng))
@@ -84,9 +137,15 @@ def _tree(folder: Path, rng: random.Random, markers: Path) -> None:
         target = folder / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(f"open({str(markers / rel.replace('/', '_'))!r}, 'a').write('ran')\n")
+    if rng.random() < 0.4:
+        bad = rng.random() < 0.5
+        table = rng.choice(BAD_CONFIGS if bad else GOOD_CONFIGS)
+        (folder / "pyproject.toml").write_text(f"[tool.tclint]\n{table}\n")
+        return bad
+    return False
 
 
-def _lint(folder: Path, cache: Path, *args: str) -> tuple[str, subprocess.CompletedProcess | None]:
+def _lint(folder: Path, cache: Path, *args: str, bad_config: bool = False) -> tuple[str, subprocess.CompletedProcess | None]:
     env = {**os.environ, "TCLINT_CACHE_DIR": str(cache), "PYTHONIOENCODING": "utf-8"}
     script = Path(sys.executable).with_name("tclint")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "tclint.analyzer"]
@@ -96,17 +155,22 @@ def _lint(folder: Path, cache: Path, *args: str) -> tuple[str, subprocess.Comple
     except subprocess.TimeoutExpired:
         return "hang", None
     err = proc.stderr.decode(errors="replace")
-    if proc.returncode not in (0, 1) or "Traceback" in err:
+    if "Traceback" in err or proc.returncode not in (0, 1, 2):
         return "crash", proc
+    if bad_config:
+        return ("ok", proc) if proc.returncode == 2 and len(err.strip().splitlines()) == 1 else ("bad-config-not-2", proc)
+    if proc.returncode == 2:
+        return "exit-2", proc
     if b'"TC004"' in proc.stdout:
         return "internal-error", proc
     return "ok", proc
 
 
 def test_campaign(tmp_path):
-    seconds = float(os.environ.get("TCLINT_CAMPAIGN_SECONDS", "60"))
-    rng = random.Random(int(os.environ.get("TCLINT_CAMPAIGN_SEED", "2026")))
-    counts = {"trees": 0, "runs": 0, "crash": 0, "hang": 0, "internal-error": 0, "warm-differs": 0}
+    seconds = _seconds("trees")
+    rng = random.Random(_seed())
+    counts = {"trees": 0, "runs": 0, "bad-configs": 0, "crash": 0, "hang": 0, "exit-2": 0, "bad-config-not-2": 0,
+              "internal-error": 0, "warm-differs": 0}
     failures = []
     markers = tmp_path / "markers"
     markers.mkdir()
@@ -115,11 +179,12 @@ def test_campaign(tmp_path):
         n = counts["trees"]
         counts["trees"] += 1
         folder, cache = tmp_path / f"tree{n}", tmp_path / f"cache{n}"
-        _tree(folder, rng, markers)
+        bad_config = _tree(folder, rng, markers)
+        counts["bad-configs"] += bad_config
         outputs = []
         for args in ((), (), ("--no-cache", "--jobs", "2")):
             counts["runs"] += 1
-            verdict, proc = _lint(folder, cache, *args)
+            verdict, proc = _lint(folder, cache, *args, bad_config=bad_config)
             if verdict != "ok":
                 counts[verdict] += 1
                 failures.append((n, args, verdict, proc.stderr.decode(errors="replace")[-2000:] if proc else ""))
@@ -230,15 +295,15 @@ def test_lsp_campaign(tmp_path):
     no traceback, memory must come back, no child may outlive it and no planted module run."""
     from lsp_wire import Server, alive, descendants, rss_kb
 
-    seconds = float(os.environ.get("TCLINT_CAMPAIGN_SECONDS", "30"))
-    rng = random.Random(int(os.environ.get("TCLINT_CAMPAIGN_SEED", "2026")) + 1)
+    seconds = _seconds("lsp")
+    rng = random.Random(_seed() + 1)
     markers = tmp_path / "markers"
     markers.mkdir()
     folder, neutral = tmp_path / "ws", tmp_path / "neutral"
     _lsp_workspace(folder, rng, markers)
     neutral.mkdir()
     counts = {"servers": 0, "requests": 0, "answered": 0, "errors": 0, "unanswered": 0, "bad-frames": 0,
-              "edits": 0, "opens": 0, "closes": 0, "crash": 0, "hang": 0, "tracebacks": 0,
+              "edits": 0, "opens": 0, "closes": 0, "crash": 0, "slow-answers": 0, "hang": 0, "tracebacks": 0,
               "exit-status-not-0": 0, "leftover-processes": 0}
     failures = []
 
@@ -324,7 +389,7 @@ def test_lsp_campaign(tmp_path):
                     latency = server.arrived[id] - sent
                     slowest = max(slowest, latency)
                     if latency > ANSWER_WITHIN_S:
-                        counts["hang"] += 1
+                        counts["slow-answers"] += 1
                         failures.append(("slow answer", id, method, round(latency, 1)))
             if server.proc.poll() is not None:
                 counts["crash"] += 1
@@ -355,5 +420,6 @@ def test_lsp_campaign(tmp_path):
     assert counts["requests"] > 0 and counts["edits"] > 0 and counts["bad-frames"] > 0
     assert counts["markers"] == 0, sorted(p.name for p in markers.iterdir())
     assert counts["leftover-processes"] == 0
-    # Flat: what a server holds after its documents closed is near what it held before.
-    assert all(after <= before * 1.25 + 30 for before, after in memory), memory
+    # Flat: once its documents closed, a server (with its parse worker) holds what it held
+    # before the churn, give or take what a loaded machine's allocator keeps.
+    assert all(after <= before + 10 for before, after in memory), memory
