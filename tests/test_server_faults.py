@@ -219,6 +219,26 @@ def test_the_process_is_ended_once_whoever_asks_first():
     assert (out.returncode, out.stdout, out.stderr) == (1, "clean-up\n", "")
 
 
+def test_the_process_ends_after_a_finalizer_running_in_another_thread():
+    """When the parse worker is killed, the garbage collector may finalize its pool's
+    semaphores on any thread: `exit` lets that finish (an os._exit between a semaphore's
+    unlink and its unregister made the resource tracker warn on stderr)."""
+    script = """if True:
+        import threading, time
+        from multiprocessing import util
+        from tclint.server.app import create_server
+        protocol = create_server().protocol
+        class Queue: pass
+        queues = [Queue()]
+        util.Finalize(queues[0], lambda: (time.sleep(0.3), print("finalized", flush=True)))
+        threading.Thread(target=queues.clear).start()  # the last reference goes: it finalizes
+        time.sleep(0.1)
+        protocol.terminate()
+    """
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stdout, out.stderr) == (1, "finalized\n", "")
+
+
 def test_exit_right_behind_shutdown_is_a_clean_exit(tmp_path):
     """A client that sends `exit` without waiting for `shutdown`'s answer still gets status 0."""
     with Server(cwd=tmp_path) as server:
