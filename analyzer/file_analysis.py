@@ -33,6 +33,7 @@ from tclint.analyzer.summary import (
 )
 from tclint.analyzer.training_paths import NOTE as TRAINING_NOTE
 from tclint.analyzer.training_paths import training_only_block
+from tclint.analyzer.tree_walk import walk
 
 COMPILE_NAMES = frozenset({"torch.compile"})
 DISABLE_NAMES = frozenset({
@@ -1254,5 +1255,5 @@ _BOOKKEEPING_LEAVE = {
 def analyze_module(module: cst.Module, path: str, module_name: str, is_package: bool,
                    rule_classes: list[type[Rule]], outer_defs: dict[str, bool] | None = None) -> FileSummary:
     analyzer = FileAnalyzer(path, module_name, is_package, rule_classes, outer_defs)
-    module.visit(analyzer)
+    walk(module, analyzer)
     return analyzer.finish(module)

@@ -32,6 +32,7 @@ from tclint.analyzer.names import ImportTable
 from tclint.analyzer.rules import visitor_rules
 from tclint.analyzer.summary import FileSummary
 from tclint.analyzer.suppressions import find_suppressions
+from tclint.analyzer.tree_walk import walk
 
 _LINE_END = re.compile(r"\r\n|\r|\n")  # Python's newlines (str.splitlines knows more)
 _MISSING = object()  # an absent key, as read or as written (a deletion)
@@ -352,7 +353,7 @@ class IncrementalSummarizer:
                     setattr(rule, attr, swapped[id(value)])
         del replaced
         for stmt in tree.body:  # not the module: its prescan was done for the whole file
-            stmt.visit(analyzer)
+            walk(stmt, analyzer)
         positions = _Positions(tree, known)
         part = analyzer.finish(tree, positions)
         part.functions = {k: v for k, v in recorders["functions"].own.items() if v is not _MISSING}
