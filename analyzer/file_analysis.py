@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from typing import Mapping
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
-from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from tclint.analyzer import call_refs as refs
 from tclint.analyzer import tensor_facts as tf
@@ -21,6 +19,7 @@ from tclint.analyzer.values import Record, class_fields, namedtuple_fields
 from tclint.analyzer.diagnostic import Fix, Severity, Span, TextEdit
 from tclint.analyzer.knowledge import tensor_api as api
 from tclint.analyzer.names import ImportTable, dotted_name
+from tclint.analyzer.positions import positions as _positions
 from tclint.analyzer.rules.base import Rule
 from tclint.analyzer.rules._support import param_names
 from tclint.analyzer.summary import (
@@ -1018,23 +1017,6 @@ class FixRequest:
         indent = " " * (span.column - 1)
         text = "\n".join([self.lines[0], *(indent + line for line in self.lines[1:])])
         return Fix(self.title, (TextEdit(path, span, text),))
-
-
-def _positions(module: cst.Module):
-    """Node -> CodeRange for the whole module, from one code-generation pass.
-
-    MetadataWrapper.resolve(PositionProvider) does the same codegen and then walks the
-    whole tree once more for batchable providers (none here), which doubles the cost.
-    """
-    try:
-        provider = PositionProvider()
-        state = PositionProvidingCodegenState(
-            default_indent=module.default_indent, default_newline=module.default_newline, provider=provider,
-        )
-        module._codegen(state)
-        return provider._computed
-    except AttributeError:  # libcst moved its internals: take the public road
-        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
 
 
 _NO_VALUE = object()

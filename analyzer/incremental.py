@@ -27,7 +27,8 @@ import libcst as cst
 
 from tclint.analyzer import parse_guard, project
 from tclint.analyzer.diagnostic import Fix, Span, TextEdit
-from tclint.analyzer.file_analysis import FileAnalyzer, _positions
+from tclint.analyzer.file_analysis import FileAnalyzer
+from tclint.analyzer.positions import positions as _positions
 from tclint.analyzer.names import ImportTable
 from tclint.analyzer.rules import visitor_rules
 from tclint.analyzer.summary import FileSummary
