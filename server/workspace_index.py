@@ -30,6 +30,7 @@ class Project:
     buffers: set[str] = field(default_factory=set)  # paths whose summary is the editor's text
     skipped: dict[str, str] = field(default_factory=dict)  # path -> why it is not analyzed
     cache: Any = None  # SummaryCache for files read from disk (False: none)
+    last_run: tuple | None = None  # (settings, summaries, findings by path) of the last project phase
 
     def summary_cache(self) -> Any:
         """The CLI's content-hash cache of summaries, so a restart does not re-parse the tree."""
@@ -193,10 +194,21 @@ class WorkspaceIndex:
         from tclint.analyzer.api import project_diagnostics
 
         proj = self.project(key)
+        last = proj.last_run
+        if last is not None and last[0] == proj.settings and _same_summaries(last[1], proj.summaries):
+            return last[2]  # the project phase is a function of these two: its findings stand
         by_path: dict[str, list] = {}
         for d in project_diagnostics(list(proj.summaries.values()), proj.settings):
             by_path.setdefault(d.path, []).append(d)
+        proj.last_run = (proj.settings, dict(proj.summaries), by_path)
         return by_path
+
+
+def _same_summaries(before: dict[str, Any], now: dict[str, Any]) -> bool:
+    """Whether every file's summary is the one (or equal to the one) of the last run: an
+    edit inside a function body that changes no call, finding or span leaves it equal."""
+    return before.keys() == now.keys() and all(
+        before[path] is summary or before[path] == summary for path, summary in now.items())
 
 
 def project_key(folders: list[Path], path: str) -> Path:

@@ -347,6 +347,35 @@ def test_index_cross_file_and_revert(tmp_path):
     assert a not in index.project(key).summaries
 
 
+def test_an_edit_that_leaves_every_summary_equal_skips_the_project_phase(tmp_path, monkeypatch):
+    from tclint.analyzer import api as analyzer_api
+    from tclint.analyzer.config import Settings
+
+    (tmp_path / "b.py").write_text("def bad(x):\n    return x.sum().item()\n")
+    index = WorkspaceIndex()
+    index.set_folders([tmp_path])
+    key = tmp_path.resolve()
+    index.project(key).settings = Settings()
+    index.index_project(key)
+    a = str((tmp_path / "a.py").resolve())
+    b = str((tmp_path / "b.py").resolve())
+    runs = []
+    real = analyzer_api.project_diagnostics
+    monkeypatch.setattr(analyzer_api, "project_diagnostics", lambda *args: runs.append(1) or real(*args))
+    index.set_buffer(a, "import torch\nfrom b import bad\n@torch.compile\ndef f(x):\n    y = x\n    return bad(x)\n")
+    first = index.diagnostics(key)
+    assert [d.code for d in first[b]] == ["TC102"] and len(runs) == 1
+    # The body changes, what the summary holds does not: the last findings stand.
+    index.set_buffer(a, "import torch\nfrom b import bad\n@torch.compile\ndef f(x):\n    y = x + 0\n    return bad(x)\n")
+    assert index.diagnostics(key) is first and len(runs) == 1
+    # Another call changes the summary, other settings change the findings: both run it again.
+    index.set_buffer(a, "import torch\nfrom b import bad\n@torch.compile\ndef f(x):\n    y = x\n    return x\n")
+    assert index.diagnostics(key).get(b, []) == [] and len(runs) == 2
+    index.project(key).settings = Settings(ignore=["TC102"])
+    index.diagnostics(key)
+    assert len(runs) == 3
+
+
 def test_loose_file_outside_folders(tmp_path):
     index = WorkspaceIndex()
     index.set_folders([tmp_path / "ws"])
