@@ -95,8 +95,12 @@ def summarize_in_worker(job: tuple[str, str, str, bool]) -> tuple[Any, bool]:
 
 
 def prepare_in_worker(job: tuple[str, str, str, bool]) -> None:
-    """Cut the document into pieces, for its next edit."""
+    """Cut the document into pieces, for its next edit; its trees then stay out of the
+    collector's full passes (server/heap.py)."""
+    from tclint.server import heap
+
     _summarizer().summarize(*job)
+    heap.settle()
 
 
 def forget_in_worker(path: str) -> None:

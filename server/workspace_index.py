@@ -186,6 +186,10 @@ class WorkspaceIndex:
                 notices.append(notice)
             if progress is not None:
                 progress(i + 1, total)
+        else:  # every file is indexed: the summaries stay out of the collector's full passes
+            from tclint.server import heap
+
+            heap.settle()
         return notices
 
     # -- the project phase ------------------------------------------------------
