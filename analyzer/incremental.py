@@ -353,8 +353,9 @@ class IncrementalSummarizer:
                 if id(value) in swapped:
                     setattr(rule, attr, swapped[id(value)])
         del replaced
+        skip = analyzer.unobserved()
         for stmt in tree.body:  # not the module: its prescan was done for the whole file
-            walk(stmt, analyzer)
+            walk(stmt, analyzer, skip)
         positions = _Positions(tree, known)
         part = analyzer.finish(tree, positions)
         part.functions = {k: v for k, v in recorders["functions"].own.items() if v is not _MISSING}

@@ -90,3 +90,30 @@ def test_the_order_of_every_libcst_node_type_is_known():
              and not getattr(t, "__abstractmethods__", None)]
     assert types
     assert [t.__name__ for t in types if tree_walk._visited_fields(t) is None] == []
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "examples").rglob("*.py")) + [ROOT / "analyzer/file_analysis.py"],
+                         ids=lambda p: p.name)
+def test_skipping_the_trivia_no_rule_looks_at_changes_no_summary(path):
+    from tclint.analyzer.file_analysis import FileAnalyzer
+    from tclint.analyzer.rules import visitor_rules
+
+    tree = cst.parse_module(path.read_text(encoding="utf-8"))
+    every, skipping = (FileAnalyzer(str(path), "m", False, visitor_rules()) for _ in range(2))
+    tree_walk.walk(tree, every)
+    tree_walk.walk(tree, skipping, skipping.unobserved())
+    assert skipping.finish(tree) == every.finish(tree)
+
+
+def test_a_skipped_type_is_not_visited_nor_anything_under_it():
+    tree = cst.parse_module("f(a, b)  # note\n")
+    seen = _Events()
+    tree_walk.walk(tree, seen, frozenset({cst.Comma, cst.TrailingWhitespace}))
+    kinds = {type(node) for node in _nodes(tree) if ("visit", id(node)) in seen.events}
+    assert cst.Name in kinds and cst.Comma not in kinds and cst.Comment not in kinds
+
+
+def _nodes(node: cst.CSTNode):
+    yield node
+    for child in node.children:
+        yield from _nodes(child)
