@@ -3,7 +3,7 @@
 Usage:
     python benchmarks/bench_lsp.py [--servers tclint,fixit,ruff] [--edits N] [--quick-edits N]
                                    [--python-for-corpora PY] [--large-file PATH] [--small-file PATH]
-                                   [--functional-file PATH|none] [--hovers N]
+                                   [--functional-file PATH|none] [--hovers N] [--fixit-edits N]
                                    [--tclint EXE] [--fixit EXE] [--ruff EXE] [--timeout S]
 
 Each server is spawned over stdio and driven by a small JSON-RPC client written here
@@ -714,6 +714,8 @@ def main() -> int:
     p.add_argument("--large-file", help="the large file (default: transformers' seamless_m4t modeling file)")
     p.add_argument("--small-file", help="the ~100-line file (default: examples/tinyvit/layers.py, padded)")
     p.add_argument("--functional-file", help="a second large file (default: torch/nn/functional.py); 'none' skips it")
+    p.add_argument("--fixit-edits", type=int, default=6,
+                   help="edits per kind for Fixit, which re-lints the whole file on each (seconds on the big ones)")
     p.add_argument("--hovers", type=int, default=200, help="most hovers sent while the server is busy (0: none)")
     p.add_argument("--workspace", help="a folder opened as the workspace for the whole-workspace run (default: "
                                        "transformers' models/ folder, copied once to a stable temporary folder "
@@ -808,14 +810,21 @@ def main() -> int:
         except (OSError, subprocess.SubprocessError):
             version = ""
         print(f"{name}: {' '.join(cmd)}  ({version.splitlines()[0] if version else 'version unknown'}) ...", flush=True)
+        # Fixit lints a whole file per edit (seconds on the big ones): fewer edits per kind.
+        run_args = argparse.Namespace(**{**vars(args), "edits": min(args.edits, args.fixit_edits)}) \
+            if name == "fixit" else args
         if docs:
             start = time.perf_counter()
-            res = asyncio.run(bench_server(name, cmd, docs, workspace, args, init_options))
+            res = asyncio.run(bench_server(name, cmd, docs, workspace, run_args, init_options))
+            if run_args.edits != args.edits:
+                res.note += f"{run_args.edits} edits per kind (--fixit-edits); "
             print(f"  done in {time.perf_counter() - start:.1f} s" + (f"; {res.failed}" if res.failed else ""), flush=True)
             results.append(res)
         if ws_docs:
             start = time.perf_counter()
-            ws_args = argparse.Namespace(**{**vars(args), "edits": args.workspace_edits or args.edits})
+            ws_edits = args.workspace_edits or args.edits
+            ws_args = argparse.Namespace(**{**vars(args), "edits": min(ws_edits, args.fixit_edits)
+                                            if name == "fixit" else ws_edits})
             res = asyncio.run(bench_server(name, cmd, ws_docs, ws_root, ws_args, init_options, whole_workspace=True))
             print(f"  whole workspace done in {time.perf_counter() - start:.1f} s"
                   + (f"; {res.failed}" if res.failed else ""), flush=True)
