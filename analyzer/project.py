@@ -25,6 +25,7 @@ from tclint.analyzer.loop_skips import FunctionFindings, keep_reached
 from tclint.analyzer.neutral_dir import in_neutral_directory
 from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
 from tclint.analyzer.notebook import Notebook, read_notebook
+from tclint.analyzer.resolutions import Resolutions
 from tclint.analyzer.rules import all_rules, visitor_rules
 from tclint.analyzer.selection import ignored_for_file, is_selected, severity_for
 from tclint.analyzer.summary import Candidate, FileSummary
@@ -189,9 +190,11 @@ def _store(todo, fresh, summaries: list, cache: SummaryCache | None) -> None:
             cache.put(key, summary)
 
 
-def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> list[Diagnostic]:
+def project_diagnostics(summaries: list[FileSummary], settings: Settings,
+                        resolutions: Resolutions | None = None) -> list[Diagnostic]:
+    """`resolutions`: what earlier runs over these files resolved (the language server keeps it)."""
     rules = all_rules()
-    index = regions.ProjectIndex(summaries)
+    index = regions.ProjectIndex(summaries, resolutions.for_files(summaries) if resolutions is not None else None)
     roots = regions.find_roots(index, settings.assume_forward_compiled, list(settings.roots))
     found_config, patches = _dynamo_config(summaries, {r.function for r in roots})
     dynamo = settings.dynamo.merged(found_config)
@@ -252,6 +255,8 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings) -> lis
                     ff.own.append((_make(rule, fs.path, site.span, msg, chain, gb=gb), site.in_loop))
                     break
     raw.extend(keep_reached(found, lambda key: index.functions[key][1].name))
+    if resolutions is not None:
+        resolutions.keep(index.name_caches())
     return finalize(raw, summaries, settings)
 
 

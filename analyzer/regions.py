@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from pathlib import PurePath
+from typing import Sequence
 
 from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.call_refs import (
@@ -44,8 +45,11 @@ class Reach:
 
 
 class ProjectIndex:
-    def __init__(self, files: list[FileSummary]):
+    def __init__(self, files: list[FileSummary], names: dict | None = None):
+        """`names`: what an earlier index of files that resolve names alike worked out about
+        names (see name_caches; analyzer/resolutions.py), filled in further here."""
         self.files = files
+        names = {} if names is None else names
         self.modules: dict[str, FileSummary] = {}
         self.functions: dict[str, tuple[FileSummary, FunctionSummary]] = {}
         self.classes: dict[str, tuple[FileSummary, ClassSummary]] = {}
@@ -55,27 +59,44 @@ class ProjectIndex:
                 self.functions.setdefault(key, (fs, fn))
             for key, cls in fs.classes.items():
                 self.classes.setdefault(key, (fs, cls))
-        self._defs_by_name: dict[str, list[str]] | None = None
+        self._defs_by_name: dict[str, list[str]] | None = names.get("defs_by_name")
         self.methods_by_name: dict[str, list[str]] = {}
         for key, (_, cls) in self.classes.items():
             for name, fn_key in cls.methods.items():
                 self.methods_by_name.setdefault(name, []).append(fn_key)
-        self._mro: dict[str, list[str]] = {}
-        self._subclasses: dict[str, list[str]] | None = None
+        self._mro: dict[str, list[str]] = names.get("mro", {})
+        self._subclasses: dict[str, list[str]] | None = names.get("subclasses")
         self._returns: dict[str, bool] = {}
         # Set by the project phase once the compiled region is known: only calls made
         # there pass tensors that matter.
         self.reached: set[str] | None = None
         self.root_keys: set[str] = set()  # entry points: their inputs come from outside
         self._callers_map: dict[str, list[tuple[str, CallSite]]] | None = None
-        self._aliases: dict[str, str] | None = None
+        self._aliases: dict[str, str] | None = names.get("aliases")
         self._compiling: dict[CallRef, bool] = {}
-        self._wrappers: dict[str, list[str]] = {}
-        self._families: dict[str, bool] = {}
+        self._wrappers: dict[str, list[str]] = names.get("wrappers", {})
+        self._families: dict[str, bool] = names.get("families", {})
+        self._resolved: dict[CallRef, tuple[str, ...]] = names.get("resolved", {})
+        self._dotted: dict[str, tuple[str, str] | None] = names.get("dotted", {})
+
+    def name_caches(self) -> dict:
+        """What this index worked out from names alone (the files' modules, imports,
+        definitions and classes; see analyzer/resolutions.py), for a later index of files
+        that say the same about names: none of it depends on function bodies."""
+        return {"defs_by_name": self._defs_by_name, "mro": self._mro, "subclasses": self._subclasses,
+                "aliases": self._aliases, "wrappers": self._wrappers, "families": self._families,
+                "resolved": self._resolved, "dotted": self._dotted}
 
     # -- names ----------------------------------------------------------------------
     def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[str, str] | None:
         """("function" | "class", key) for a dotted name, following re-exports."""
+        if depth == 0:
+            if dotted not in self._dotted:
+                self._dotted[dotted] = self._resolve_dotted(dotted, 0)
+            return self._dotted[dotted]
+        return self._resolve_dotted(dotted, depth)
+
+    def _resolve_dotted(self, dotted: str, depth: int) -> tuple[str, str] | None:
         if dotted in self.functions:
             return "function", dotted
         if dotted in self.classes:
@@ -200,9 +221,15 @@ class ProjectIndex:
                     return resolved[1]
         return None
 
-    def resolve_ref(self, ref: CallRef) -> list[str]:
+    def resolve_ref(self, ref: CallRef) -> tuple[str, ...]:
         """The function keys a call reference can run: a decorated function's wrappers, and
         the function itself (which a wrapper calls), unless every wrapper is disabled."""
+        found = self._resolved.get(ref)
+        if found is None:
+            found = self._resolved[ref] = tuple(self._resolve_wrapped(ref))
+        return found
+
+    def _resolve_wrapped(self, ref: CallRef) -> list[str]:
         keys = self._resolve_plain(ref)
         if not any(self.functions[k][1].decorators for k in keys):
             return keys
@@ -464,7 +491,7 @@ def find_roots(index: ProjectIndex, assume_forward_compiled: bool, configured: l
     return roots
 
 
-def _compile_targets(index: ProjectIndex, ref: CallRef) -> list[str]:
+def _compile_targets(index: ProjectIndex, ref: CallRef) -> Sequence[str]:
     if isinstance(ref, Named):
         resolved = index.resolve_dotted(ref.dotted)
         if resolved is None:

@@ -31,6 +31,7 @@ class Project:
     skipped: dict[str, str] = field(default_factory=dict)  # path -> why it is not analyzed
     cache: Any = None  # SummaryCache for files read from disk (False: none)
     last_run: tuple | None = None  # (settings, summaries, findings by path) of the last project phase
+    resolutions: Any = None  # analyzer.resolutions.Resolutions: name resolution kept between runs
 
     def summary_cache(self) -> Any:
         """The CLI's content-hash cache of summaries, so a restart does not re-parse the tree."""
@@ -201,8 +202,12 @@ class WorkspaceIndex:
         last = proj.last_run
         if last is not None and last[0] == proj.settings and _same_summaries(last[1], proj.summaries):
             return last[2]  # the project phase is a function of these two: its findings stand
+        if proj.resolutions is None:
+            from tclint.analyzer.resolutions import Resolutions
+
+            proj.resolutions = Resolutions()
         by_path: dict[str, list] = {}
-        for d in project_diagnostics(list(proj.summaries.values()), proj.settings):
+        for d in project_diagnostics(list(proj.summaries.values()), proj.settings, proj.resolutions):
             by_path.setdefault(d.path, []).append(d)
         proj.last_run = (proj.settings, dict(proj.summaries), by_path)
         return by_path
