@@ -321,7 +321,7 @@ class IncrementalSummarizer:
             piece = before.get((source, seen[source]))
             if piece is None or not _still_holds(piece.reads, live):
                 known = piece.positions if piece is not None and piece.tree is tree else {}
-                piece = self._analyze(tree, path, module, is_package, rules, live, known)
+                piece = self._analyze(source, tree, path, module, is_package, rules, live, known)
                 self.analyzed += 1
             pieces[(source, seen[source])] = piece
             _replay(piece.writes, live)
@@ -331,7 +331,7 @@ class IncrementalSummarizer:
             line += piece.lines
         return summary
 
-    def _analyze(self, tree: cst.Module, path: str, module: str, is_package: bool, rules, live,
+    def _analyze(self, source: str, tree: cst.Module, path: str, module: str, is_package: bool, rules, live,
                  known: dict) -> _Piece:
         analyzer = FileAnalyzer(path, module, is_package, rules)
         recorders: dict[str, Any] = {}
@@ -361,7 +361,7 @@ class IncrementalSummarizer:
         part.functions = {k: v for k, v in recorders["functions"].own.items() if v is not _MISSING}
         return _Piece(tree=tree, reads={n: r.reads for n, r in recorders.items() if r.reads},
                       writes={n: r.own for n, r in recorders.items() if r.own}, part=part,
-                      lines=_line_count(tree.code), positions=positions.kept)
+                      lines=_line_count(source), positions=positions.kept)  # tree.code is source
 
 
 class _Positions:
