@@ -3,7 +3,7 @@
 Resolving call references and dotted names, class hierarchies and the wrappers decorators
 make (ProjectIndex's name caches) is most of a big workspace's project phase: a transformers
 checkout resolves some 120,000 references. All of it depends only on what the files say
-about names: each file's path, module and imports, the
+about names: each file's path, module, imports and `A = B` aliases, the
 keys of its functions with their class, decorators, disabled flag and the callables they
 return, and its classes (bases, methods, submodules, method aliases, stored callables), in
 file order (the first file to claim a name keeps it). An edit inside a function body changes
@@ -46,4 +46,4 @@ def resolution_inputs(fs: FileSummary) -> tuple:
     classes = tuple((key, cls.name, tuple(cls.bases), tuple(cls.methods.items()), tuple(cls.submodules.items()),
                      tuple(cls.method_aliases.items()), tuple((k, frozenset(v)) for k, v in cls.attr_callables.items()))
                     for key, cls in fs.classes.items())
-    return fs.path, fs.module, tuple(fs.imports.items()), functions, classes
+    return fs.path, fs.module, tuple(fs.imports.items()), tuple(fs.aliases.items()), functions, classes
