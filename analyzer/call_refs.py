@@ -69,7 +69,18 @@ class Returned:
         return f"({self.call})()"
 
 
-CallRef = Named | Method | SuperMethod | AnyMethod | Returned
+@dataclass(frozen=True)
+class Entries:
+    """A function taken from the module-level table `dotted` names (`LOSS_MAPPING[kind]`,
+    where `LOSS_MAPPING = {"ForCTC": ForCTCLoss, ...}` in another file)."""
+
+    dotted: str
+
+    def __str__(self) -> str:
+        return f"{self.dotted}[...]"
+
+
+CallRef = Named | Method | SuperMethod | AnyMethod | Returned | Entries
 
 
 @dataclass(frozen=True)
@@ -136,4 +147,4 @@ class OptionalKeys:
 
 
 ConditionRef = CallRef | Param | NumpyResult | ModuleClass | TensorType | OptionalKeys
-RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Param, NumpyResult, ModuleClass, TensorType, OptionalKeys)
+RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, Param, NumpyResult, ModuleClass, TensorType, OptionalKeys)

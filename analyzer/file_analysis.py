@@ -55,6 +55,19 @@ GENERIC_METHOD_NAMES = frozenset({
 })
 
 
+PROPERTY_DECORATORS = frozenset({"property", "builtins.property", "functools.cached_property"})
+
+
+def _property_accessor(node: cst.FunctionDef) -> str | None:
+    """"setter" for `@name.setter def name(...)` (or "deleter"), else None."""
+    for dec in node.decorators:
+        d = dec.decorator
+        if (isinstance(d, cst.Attribute) and d.attr.value in ("setter", "deleter")
+                and isinstance(d.value, cst.Name) and d.value.value == node.name.value):
+            return d.attr.value
+    return None
+
+
 def _decorator_target(dec: cst.Decorator) -> cst.BaseExpression:
     expr = dec.decorator
     return expr.func if isinstance(expr, cst.Call) else expr
@@ -356,8 +369,9 @@ class FileAnalyzer(cst.CSTVisitor):
         parent = self.facts.function
         container = self._containers[-1] if self._containers else None
         cls = container if isinstance(container, tf.ClassScope) else None
+        accessor = _property_accessor(node)  # `@name.setter`: not what reading `name` runs
         if cls is not None:
-            key = f"{cls.key}.{node.name.value}"
+            key = f"{cls.key}.{node.name.value}" + (f".{accessor}" if accessor else "")
         elif parent is not None:
             key = f"{parent.key}.{node.name.value}"
         else:
@@ -410,11 +424,13 @@ class FileAnalyzer(cst.CSTVisitor):
         summary = FunctionSummary(
             key=key, name=node.name.value, span=None, class_key=cls.key if cls else None,
             compiled=compiled, disabled=disabled, dynamo_patch=dynamo_patch, inputs=frozenset(inputs),
-            decorators=tuple(decorators),
+            decorators=tuple(decorators), is_property=any(
+                (self.facts.qualname(d.decorator) or dotted_name(d.decorator)) in PROPERTY_DECORATORS
+                for d in node.decorators),
         )
         self.summary.functions[key] = summary
         self.span_later(summary, node.name)
-        if cls is not None:
+        if cls is not None and not accessor:
             self.summary.classes[cls.key].methods[node.name.value] = key
         if compiled:
             site = CompileSite(target=refs.Named(key), span=None)
@@ -791,6 +807,12 @@ class FileAnalyzer(cst.CSTVisitor):
         """What a returned expression runs if the caller calls it (see returns_callables)."""
         if isinstance(expr, cst.IfExp):
             return self._returned_callables(expr.body) | self._returned_callables(expr.orelse)
+        if isinstance(expr, cst.Subscript):  # `return LOSS_MAPPING[kind]`
+            local = self._table_call_refs(expr.value)
+            if local:
+                return frozenset(local)
+            qual = self.facts.qualname(expr.value)
+            return frozenset((refs.Entries(qual),)) if qual and self.facts.is_project_name(qual) else frozenset()
         if isinstance(expr, cst.Call):
             qual = self.facts.qualname(expr.func)
             if qual == "functools.partial":
@@ -888,6 +910,7 @@ class FileAnalyzer(cst.CSTVisitor):
                     self._string_tables[t.target.value] = strings
                 if functions and isinstance(t.target, cst.Name):
                     self._callable_tables[t.target.value] = functions
+                    self.summary.callable_tables[t.target.value] = functions
         self._note_local_callables(node)
         self._leave_assign(node)
 

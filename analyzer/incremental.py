@@ -516,6 +516,7 @@ def _shift_fix(fix: Fix | None, by: int) -> Fix | None:
 def _shifted(part: FileSummary, by: int) -> FileSummary:
     """A piece's findings `by` lines further down."""
     out = FileSummary(path=part.path, module=part.module, imports=part.imports, aliases=part.aliases,
+                      callable_tables=part.callable_tables,
                       hook_functions=part.hook_functions, dynamo_config=part.dynamo_config)
     for key, fn in part.functions.items():
         out.functions[key] = replace(
@@ -537,6 +538,7 @@ def _merge(summary: FileSummary, part: FileSummary) -> None:
     summary.classes.update(part.classes)
     summary.imports.update(part.imports)
     summary.aliases.update(part.aliases)
+    summary.callable_tables.update(part.callable_tables)
     summary.compile_sites.extend(part.compile_sites)
     summary.hook_functions.extend(part.hook_functions)
     summary.module_candidates.extend(part.module_candidates)

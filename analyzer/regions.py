@@ -14,8 +14,8 @@ from typing import Sequence
 
 from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.call_refs import (
-    AnyMethod, CallRef, Method, ModuleClass, Named, NumpyResult, OptionalKeys, Param, Returned, SuperMethod,
-    TensorType,
+    AnyMethod, CallRef, Entries, Method, ModuleClass, Named, NumpyResult, OptionalKeys, Param, Returned,
+    SuperMethod, TensorType,
 )
 from tclint.analyzer.summary import CallSite, ClassSummary, FileSummary, FunctionSummary
 from tclint.analyzer.tensor_facts import TRUE_UNDER_DYNAMO_WRAPPERS, is_module_base
@@ -275,6 +275,12 @@ class ProjectIndex:
             found = set()
             for k in self.callables(ref.call, active):
                 found |= self.returned_callables(k, active)
+        elif isinstance(ref, Entries):
+            found = set()
+            module, _, name = self.dealias(ref.dotted).rpartition(".")
+            fs = self.modules.get(module)
+            for entry in fs.callable_tables.get(name, ()) if fs is not None else ():
+                found |= self.callables(entry, active)
         elif isinstance(ref, Named):
             resolved = self.resolve_dotted(ref.dotted)
             found = {resolved[1]} if resolved else set()
@@ -294,7 +300,7 @@ class ProjectIndex:
         return found
 
     def _resolve_plain(self, ref: CallRef) -> list[str]:
-        if isinstance(ref, Returned):  # a local name holding what a call returned
+        if isinstance(ref, (Returned, Entries)):  # what a call returned, a function from a table
             return sorted({run for k in self.callables(ref) if (run := self._run_by_calling(k))})
         if isinstance(ref, AnyMethod):
             found = self.methods_by_name.get(ref.name, ())
@@ -316,6 +322,10 @@ class ProjectIndex:
             found = self.method(cls, name, skip_first=True)
             return [found] if found else []
         found = self.method(cls, name)
+        if found and self.functions[found][1].is_property:
+            # `self.loss_function(...)`: the getter runs, then what it returns is called
+            called = {run for k in self.returned_callables(found) if (run := self._run_by_calling(k))}
+            return [found, *sorted(called - {found})]
         if found:
             # `self.step()` in a base class also runs the subclasses' overrides.
             return [found, *self._overrides(cls, name)]

@@ -3,9 +3,10 @@
 Resolving call references and dotted names, class hierarchies and the wrappers decorators
 make (ProjectIndex's name caches) is most of a big workspace's project phase: a transformers
 checkout resolves some 120,000 references. All of it depends only on what the files say
-about names: each file's path, module, imports and `A = B` aliases, the
-keys of its functions with their class, decorators, disabled flag and the callables they
-return, and its classes (bases, methods, submodules, method aliases, stored callables), in
+about names: each file's path, module, imports, `A = B` aliases and tables of functions, the
+keys of its functions with their class, decorators, disabled flag, property flag and the
+callables they return, and its classes (bases, methods, submodules, method aliases, stored
+callables, attributes holding objects), in
 file order (the first file to claim a name keeps it). An edit inside a function body changes
 none of these, so the next phase reuses all of it; any other change starts afresh.
 """
@@ -41,9 +42,11 @@ class Resolutions:
 
 def resolution_inputs(fs: FileSummary) -> tuple:
     """What in a file's summary name resolution reads (see the module's docstring)."""
-    functions = tuple((key, fn.class_key, tuple(fn.decorators), fn.disabled, frozenset(fn.returns_callables))
-                      for key, fn in fs.functions.items())
+    functions = tuple((key, fn.class_key, tuple(fn.decorators), fn.disabled, frozenset(fn.returns_callables),
+                       fn.is_property) for key, fn in fs.functions.items())
     classes = tuple((key, cls.name, tuple(cls.bases), tuple(cls.methods.items()), tuple(cls.submodules.items()),
-                     tuple(cls.method_aliases.items()), tuple((k, frozenset(v)) for k, v in cls.attr_callables.items()))
+                     tuple(cls.method_aliases.items()), tuple((k, frozenset(v)) for k, v in cls.attr_callables.items()),
+                     cls.object_attrs)
                     for key, cls in fs.classes.items())
-    return fs.path, fs.module, tuple(fs.imports.items()), tuple(fs.aliases.items()), functions, classes
+    tables = tuple((k, frozenset(v)) for k, v in fs.callable_tables.items())
+    return fs.path, fs.module, tuple(fs.imports.items()), tuple(fs.aliases.items()), tables, functions, classes

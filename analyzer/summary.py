@@ -78,6 +78,8 @@ class FunctionSummary:
     # Callables the function returns: a nested def or project function (Named), a bound
     # method (Method), `functools.partial(g, ...)` as g, or what a call it returns returns (Returned).
     returns_callables: frozenset = frozenset()  # frozenset[CallRef]
+    # a `@property` getter: calling `obj.name(...)` calls what it returns
+    is_property: bool = False
 
 
 @dataclass
@@ -115,6 +117,8 @@ class FileSummary:
     imports: dict[str, str] = field(default_factory=dict)
     # module-level names bound to another name: `Tensor = torch.Tensor` -> "torch.Tensor"
     aliases: dict[str, str] = field(default_factory=dict)
+    # module-level tables of project functions: `STEPS = {"euler": euler}` -> their references
+    callable_tables: dict[str, frozenset] = field(default_factory=dict)
     compile_sites: list[CompileSite] = field(default_factory=list)
     hook_functions: list[CallRef] = field(default_factory=list)
     module_candidates: list[Candidate] = field(default_factory=list)

@@ -378,6 +378,34 @@ CASES = {
         def f(ts):
             return ts * solver.advance(ts[1])
         """, "f(torch.tensor([0.0, 0.5, 1.0]))", [(6, "TC103")]),
+    # Calling a property's value calls what its getter returns: here a function from a
+    # module-level table (transformers' `self.loss_function(...)`); the setter is not run.
+    "property-returning-a-table-entry": ("""
+        import torch
+
+
+        def ctc_loss(logits, labels):
+            flat = labels.masked_select(labels != 0)
+            return logits.sum() + flat.sum()
+
+
+        LOSSES = {"ctc": ctc_loss}
+
+
+        class Model(torch.nn.Module):
+            kind = "ctc"
+
+            @property
+            def loss_function(self):
+                return LOSSES[self.kind]
+
+            @loss_function.setter
+            def loss_function(self, value):
+                print(value)
+
+            def forward(self, x, labels):
+                return self.loss_function(x, labels)
+        """, "torch.compile(Model())(torch.randn(3), torch.tensor([1, 0, 2]))", [(5, "TC301")]),
 }
 
 
