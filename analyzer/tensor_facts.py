@@ -735,7 +735,9 @@ class Facts:
     def param_kind(self, param: cst.Param, root_like: bool):
         default = param.default
         if default is not None and _is_literal(default) and not (isinstance(default, cst.Name) and default.value == "None"):
-            return STATIC  # `flag: Tensor | None = False` is a Python value in practice
+            # `flag: Tensor | None = False` is a Python value in practice; in a helper, what
+            # its callers pass decides (`BrownianInterval(t0=ts[0])` against `t0: float = 0.`)
+            return STATIC if root_like else UNKNOWN
         annotation = param.annotation.annotation if param.annotation is not None else None
         if annotation is not None:
             return self.annotation_kind(annotation)

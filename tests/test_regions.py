@@ -585,3 +585,35 @@ def test_an_annotation_aliasing_torch_tensor_in_another_file_is_a_tensor(tmp_pat
     })
     assert found == [("solve.py", 8, "TC101")]
     assert "`pkg.types.Tensor` is torch.Tensor" in diags[0].message
+
+
+def test_a_helper_parameter_with_a_literal_default_is_what_its_callers_pass(tmp_path):
+    """torchsde's `BrownianInterval(t0=ts[0])` against `t0: float = 0.`: Dynamo (torch 2.13)
+    breaks on the comparison when a tensor comes in; given a number, or left to its
+    default, the parameter is a Python value."""
+    found, _ = lint_tree(tmp_path, {"a.py": """
+        import torch
+
+        def check(t0: float = 0.0, t1: float = 1.0):
+            if t0 > t1:
+                raise ValueError("t0 > t1")
+            return t1 - t0
+
+        @torch.compile
+        def f(ts):
+            return ts * check(t0=ts[0], t1=ts[-1])
+
+        @torch.compile
+        def g(x):
+            return x * check(t1=2.0)
+
+        def limits(lo: float = 0.0, hi: float = 1.0):
+            if lo > hi:
+                raise ValueError("lo > hi")
+            return hi - lo
+
+        @torch.compile
+        def h(x):
+            return x * limits(0.5) * limits()
+    """})
+    assert found == [("a.py", 5, "TC101")]
