@@ -1219,7 +1219,7 @@ class _AttributeScan:
             if qual in facts.record_classes:
                 return facts.kind(value)
             if qual:
-                if qual.startswith("torch.nn.") and qual.rsplit(".", 1)[1][:1].isupper():
+                if tf.is_module_base(qual):
                     return tf.TENSOR if qual.rsplit(".", 1)[1] in api.NN_TENSOR_CLASSES else tf.MODULE
                 name = qual.rsplit(".", 1)[1]
                 if facts.imports.binds(qual.rsplit(".", 1)[0]) or qual.startswith(facts.module):

@@ -18,12 +18,11 @@ from tclint.analyzer.call_refs import (
     SuperMethod, TensorType,
 )
 from tclint.analyzer.summary import CallSite, ClassSummary, FileSummary, FunctionSummary
-from tclint.analyzer.tensor_facts import TRUE_UNDER_DYNAMO_WRAPPERS, is_module_base
+from tclint.analyzer.tensor_facts import TENSOR_ANNOTATIONS, TRUE_UNDER_DYNAMO_WRAPPERS, is_module_base
 
 # `obj.method()` with obj's class unknown is followed when at most this many classes
 # define `method`.
 MAX_CLASSES_BY_NAME = 3
-TENSOR_TYPES = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.nn.Parameter"})
 AUTOGRAD_FUNCTION_BASES = ("torch.autograd.Function", "torch.autograd.function.Function")
 
 
@@ -416,7 +415,7 @@ class ProjectIndex:
                     return caller, f"passes a tensor as `{ref.path}`"
                 continue
             if isinstance(ref, TensorType):
-                if self.dealias(ref.dotted) in TENSOR_TYPES:
+                if self.dealias(ref.dotted) in TENSOR_ANNOTATIONS:
                     return ref.dotted, "is torch.Tensor"
                 continue
             if isinstance(ref, OptionalKeys):

@@ -27,6 +27,9 @@ INPUT = 5  # an un-annotated input of a compiled function: almost always a tenso
 NDARRAY = 6
 
 TENSORS = (TENSOR, BOOL_TENSOR, INPUT)
+# Annotations that declare a tensor (as qualified names)
+TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor",
+                                "torch.nn.Parameter"})
 
 # Input parameter names that conventionally hold something other than a tensor.
 _NON_TENSOR_INPUT_NAMES = frozenset({
@@ -82,10 +85,6 @@ class MaskCondition(frozenset):
     mask. Set operations give plain Conditions."""
 
     __slots__ = ()
-
-
-def is_tensor(kind) -> bool:
-    return kind in TENSORS
 
 
 @dataclass
@@ -768,8 +767,7 @@ class Facts:
         if text in ("int", "float", "bool", "str", "bytes", "complex"):
             return STATIC
         qual = self.qualname(annotation) or text
-        if qual in ("torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor",
-                    "torch.nn.Parameter", "Tensor"):
+        if qual in TENSOR_ANNOTATIONS or qual == "Tensor":
             return BOOL_TENSOR if qual == "torch.BoolTensor" else TENSOR
         if qual in ("torch.dtype", "torch.device", "torch.Size"):
             return STATIC
