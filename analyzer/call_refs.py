@@ -4,14 +4,15 @@ A file sees a call (`helper(x)`, `self.step(x)`, `obj.solve()`) but not the func
 which may live in another file or in a subclass. The summary keeps a reference; the project
 phase, which sees every file, resolves it (`ProjectIndex.resolve_ref`). A tensor condition
 (`summary.Condition`) holds references too, and two kinds only conditions use: a parameter
-(`Param`) and a NumPy result (`NumpyResult`).
+(`Param`), a NumPy result (`NumpyResult`), an instance attribute (`Attr`) and a few facts about
+classes and annotations.
 
 Frozen records: hashable (conditions are frozensets of them) and plain data for the cache.
 `str()` gives a short form for logs and test failures.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -146,5 +147,31 @@ class OptionalKeys:
         return f"optional-keys:{self.cls}"
 
 
-ConditionRef = CallRef | Param | NumpyResult | ModuleClass | TensorType | OptionalKeys
-RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, Param, NumpyResult, ModuleClass, TensorType, OptionalKeys)
+@dataclass(frozen=True)
+class Attr:
+    """A condition: the attribute `name` of an instance of the class `cls` (a dotted name)
+    holds a tensor, or with `field`, a record whose field holds one. The class, its bases and
+    its subclasses, in any file, may store it: a class-body constant in a subclass
+    (`tableau = _TABLEAU`), `self.name = ...` in any method, or a property's getter."""
+
+    cls: str
+    name: str
+    field: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.cls}.{self.name}" + (f".{self.field}" if self.field else "")
+
+
+ConditionRef = CallRef | Param | NumpyResult | ModuleClass | TensorType | OptionalKeys | Attr
+
+
+def field_condition(condition: frozenset, field: str) -> frozenset:
+    """The condition that `value.field` holds a tensor, given the condition that `value` does:
+    a parameter or attribute holding a record holds it at that field; what a call returns
+    (a tensor, if anything) has no such field."""
+    return frozenset(replace(ref, field=field) for ref in condition
+                     if isinstance(ref, (Param, Attr)) and not ref.field)
+
+
+RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, Param, NumpyResult, ModuleClass, TensorType,
+           OptionalKeys, Attr)

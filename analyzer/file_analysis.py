@@ -8,7 +8,7 @@ only if something needs them.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping
 
 import libcst as cst
@@ -360,9 +360,14 @@ class FileAnalyzer(cst.CSTVisitor):
                         if isinstance(small, cst.AnnAssign) and small.value is None:
                             continue  # `state: _State` only declares what a method assigns later
                         targets = [small.target] if isinstance(small, cst.AnnAssign) else [t.target for t in small.targets]
+                        # a class constant: `tableau = _TABLEAU` (a record of tensors), `mid = torch.tensor(...)`
+                        kind = self.facts.kind(small.value)
+                        if not (kind in tf.TENSORS or isinstance(kind, (frozenset, Record))):
+                            kind = tf.STATIC
                         for t in targets:
                             if isinstance(t, cst.Name):
-                                scope.attrs.setdefault(t.value, tf.STATIC)
+                                scope.attrs.setdefault(t.value, kind)
+                                _store_attribute(summary, t.value, kind)
 
     # -- functions -----------------------------------------------------------------
     def _visit_function(self, node: cst.FunctionDef) -> None:
@@ -561,6 +566,7 @@ class FileAnalyzer(cst.CSTVisitor):
             cls = fn.class_scope
             if cls.attrs.get(target.attr.value) is None:
                 cls.attrs[target.attr.value] = kind if kind != tf.UNKNOWN else tf.UNKNOWN
+            _store_attribute(self.summary.classes[cls.key], target.attr.value, kind)
 
     def _unpacked_kind(self, kind, value):
         """What each name gets from `a, b = value`. Tuples that modules, helpers and inputs
@@ -663,15 +669,9 @@ class FileAnalyzer(cst.CSTVisitor):
         """True when a call passes a tensor (inputs count), a Condition when it may, and for a
         record (namedtuple, dataclass) the fields that hold one: (("t1", True), ...)."""
         kind = self.facts.kind(value)
-        if kind in tf.TENSORS:
-            return True
-        if isinstance(kind, frozenset):
-            return kind
-        if isinstance(kind, Record):
-            fields = tuple((name, True if k in tf.TENSORS else k) for name, k in kind.fields
-                           if k in tf.TENSORS or isinstance(k, frozenset))
-            return fields or None
-        return self.facts.param_condition(value) if kind == tf.UNKNOWN else None
+        if kind == tf.UNKNOWN:
+            return self.facts.param_condition(value)
+        return _passed(kind, self.facts.attribute_condition(value))
 
     def _call_ref(self, node: cst.Call, qual: str | None) -> refs.CallRef | None:
         facts = self.facts
@@ -1123,6 +1123,47 @@ def _patch_values(call: cst.Call) -> dict[str, object]:
             if value is not _NO_VALUE:
                 values[key] = value
     return values
+
+
+def _passed(kind, source: refs.Attr | None = None):
+    """A kind as a call passes it or an attribute stores it (summary.ArgKind). A record read
+    from `self.name` holds, in the fields this file does not know, what the class stores there."""
+    if kind in tf.TENSORS:
+        return True
+    if isinstance(kind, frozenset):
+        return kind
+    if isinstance(kind, Record):
+        fields = []
+        for name, k in kind.fields:
+            if k in tf.TENSORS or isinstance(k, frozenset):
+                fields.append((name, True if k in tf.TENSORS else k))
+            elif k == tf.UNKNOWN and source is not None and not source.field:
+                fields.append((name, frozenset((replace(source, field=name),))))
+        return tuple(fields) or None
+    return None
+
+
+def _store_attribute(cls: ClassSummary, name: str, kind) -> None:
+    """Adds what one assignment stores in `name` to what the class's instances may hold there."""
+    stored = _passed(kind)
+    if stored is not None:
+        cls.attr_kinds[name] = _either(cls.attr_kinds.get(name), stored)
+
+
+def _either(a, b):
+    """What an attribute holds when it is assigned `a` in one place and `b` in another."""
+    if a is None or a == b:
+        return b
+    if isinstance(a, tuple) and isinstance(b, tuple):  # records: their fields, field by field
+        merged = dict(a)
+        for name, kind in b:
+            merged[name] = _either(merged.get(name), kind)
+        return tuple(merged.items())
+    if isinstance(a, frozenset) and isinstance(b, frozenset):
+        return a | b
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return a if isinstance(a, tuple) else b  # a record here, a tensor there: fields are read
+    return True  # a tensor on one path at least
 
 
 def _first_param_name(fn: cst.FunctionDef) -> str | None:

@@ -14,8 +14,8 @@ from typing import Sequence
 
 from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.call_refs import (
-    AnyMethod, CallRef, Entries, Method, ModuleClass, Named, NumpyResult, OptionalKeys, Param, Returned,
-    SuperMethod, TensorType,
+    AnyMethod, Attr, CallRef, Entries, Method, ModuleClass, Named, NumpyResult, OptionalKeys, Param, Returned,
+    SuperMethod, TensorType, field_condition,
 )
 from tclint.analyzer.summary import CallSite, ClassSummary, FileSummary, FunctionSummary
 from tclint.analyzer.tensor_facts import TENSOR_ANNOTATIONS, TRUE_UNDER_DYNAMO_WRAPPERS, is_module_base
@@ -202,13 +202,16 @@ class ProjectIndex:
                 return key
         return None
 
-    def _overrides(self, class_key: str, name: str) -> list[str]:
+    def subclasses(self, class_key: str) -> list[str]:
         if self._subclasses is None:
             self._subclasses = {}
             for key in self.classes:
                 for base in self.mro(key)[1:]:
                     self._subclasses.setdefault(base, []).append(key)
-        return [self.classes[sub][1].methods[name] for sub in self._subclasses.get(class_key, ())
+        return self._subclasses.get(class_key, [])
+
+    def _overrides(self, class_key: str, name: str) -> list[str]:
+        return [self.classes[sub][1].methods[name] for sub in self.subclasses(class_key)
                 if name in self.classes[sub][1].methods]
 
     def submodule_class(self, class_key: str, attr: str) -> str | None:
@@ -429,12 +432,39 @@ class ProjectIndex:
                 if resolved and resolved[0] == "class" and self.is_module_class(resolved[1]):
                     return resolved[1], "is an nn.Module"
                 continue
+            if isinstance(ref, Attr):
+                found = self._attribute_source(ref, active)
+                if found is not None:
+                    return found
+                continue
             if isinstance(ref, Method) and self._is_submodule_call(ref):
                 return f"self.{ref.name}", "returns a tensor"
             for key in self.resolve_ref(ref):
                 if self.functions[key][1].name != "__init__" and self.returns_tensor(key, active):
                     return key, "returns a tensor"
         return None
+
+    def _attribute_source(self, ref: Attr, active: set) -> tuple[str, str] | None:
+        """The class that stores a tensor where `ref` says: the attribute's class, one of its
+        bases or one of its subclasses (any of them may be the instance's class), by an
+        assignment or a property's getter."""
+        resolved = self.resolve_dotted(ref.cls)
+        if ref in active or not (resolved and resolved[0] == "class"):
+            return None
+        active.add(ref)
+        try:
+            for key in (*self.mro(resolved[1]), *self.subclasses(resolved[1])):
+                stored = self.classes[key][1].attr_kinds.get(ref.name)
+                if ref.field:
+                    stored = _field_of(stored, ref.field)
+                if stored is True or isinstance(stored, frozenset) and self.condition_holds(stored, active):
+                    return key, f"stores a tensor in `{ref.name}{'.' + ref.field if ref.field else ''}`"
+                getter = None if ref.field else self.classes[key][1].methods.get(ref.name)
+                if getter and self.functions[getter][1].is_property and self.returns_tensor(getter, active):
+                    return getter, f"returns a tensor from the property `{ref.name}`"
+            return None
+        finally:
+            active.discard(ref)
 
     def _caller_passing_tensor(self, ref: Param, active: set) -> str | None:
         """A compiled caller that passes a tensor to the parameter `ref` names."""
@@ -447,10 +477,10 @@ class ProjectIndex:
             position -= 1  # `Fn.apply(a, b)` runs `forward(ctx, a, b)`
         for caller, site in self._callers().get(callee, ()):
             passed = site.args[position] if 0 <= position < len(site.args) else site.keywords.get(name)
-            if isinstance(passed, tuple):  # a record: what its field holds
-                passed = dict(passed).get(field) if field else None
-            elif field:
-                passed = None  # an attribute of a tensor (`t.is_sorted`) or of an unknown is not a tensor
+            if field:
+                passed = _field_of(passed, field)
+            elif isinstance(passed, tuple):
+                passed = None  # a record, not a tensor
             if passed is True or isinstance(passed, frozenset) and self.condition_holds(passed, active):
                 active.discard(ref)
                 return caller
@@ -549,3 +579,14 @@ def chain_of(index: ProjectIndex, reached: dict[str, Reach], key: str) -> list[t
         steps.append((key, r))
         key = r.caller
     return list(reversed(steps))
+
+
+def _field_of(kind, field: str):
+    """What `value.field` holds, given what `value` holds (summary.ArgKind): a record's field,
+    or where `value` is read from a parameter or attribute, that source's field. An attribute
+    of a tensor (`t.is_sorted`) or of an unknown is not a tensor."""
+    if isinstance(kind, tuple):
+        return dict(kind).get(field)
+    if isinstance(kind, frozenset):
+        return field_condition(kind, field) or None
+    return None

@@ -97,6 +97,10 @@ class ClassSummary:
     # self.attr = <an object of unknown class> (a parameter, a call's result): calling
     # `self.attr(...)` runs some class's `__call__`
     object_attrs: frozenset = frozenset()
+    # Attributes that may hold tensors, as a call passes them (ArgKind: True, a Condition, or a
+    # record's fields): class-body constants and `self.name = ...` in any method, joined.
+    # Read through `Attr` conditions, which span the class's bases and subclasses.
+    attr_kinds: dict[str, ArgKind] = field(default_factory=dict)
 
 
 @dataclass

@@ -42,6 +42,11 @@ _NON_TENSOR_INPUT_NAMES = frozenset({
 })
 
 
+# Methods that tensors and modules both have, returning the same kind of thing: a value
+# whose receiver may be a tensor may be one too (`self.table.alpha.to(device)`).
+_SAME_KIND_METHODS = frozenset({"to"})
+
+
 # Predicates with a known value while Dynamo traces: True for "are we compiling?", False
 # for TorchScript's. A library's own wrapper around them is known by what its body returns
 # (FunctionSummary.under_dynamo); only a wrapper outside the linted code, whose body is not
@@ -330,11 +335,12 @@ class Facts:
         return None
 
     def param_condition(self, node: cst.BaseExpression):
-        """For a value built only from the current function's parameters and Python values
-        (`ratio == 0`, `t[0] > t[1]`): the condition "a compiled caller passes a tensor
-        there". None for anything else."""
+        """For a value built only from the current function's parameters, `self`'s attributes
+        and Python values (`ratio == 0`, `t[0] > t[1]`, `self.scale > 1`): the condition "a
+        compiled caller passes a tensor there" or "the object stores one there". None for
+        anything else."""
         fn = self.function
-        if fn is None or not fn.param_refs:
+        if fn is None:
             return None
         found: set = set()
 
@@ -350,6 +356,14 @@ class Facts:
                   and e.value.value in fn.param_refs and self.kind(e) == UNKNOWN):
                 found.add(replace(fn.param_refs[e.value.value], field=e.attr.value))  # a field of a passed record
                 return True
+            elif isinstance(e, cst.Attribute) and self.kind(e) == UNKNOWN:
+                ref = self.attribute_condition(e)
+                if ref is not None:
+                    found.add(ref)
+                    return True
+            elif (isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value in _SAME_KIND_METHODS
+                  and self.kind(e) == UNKNOWN):
+                return walk(e.func.value)
             elif isinstance(e, cst.BinaryOperation):
                 return walk(e.left) and walk(e.right)
             elif isinstance(e, cst.UnaryOperation):
@@ -368,6 +382,16 @@ class Facts:
         if not (walk(node) and found):
             return None
         return MaskCondition(found) if _compares(node) else frozenset(found)
+
+    def attribute_condition(self, node: cst.BaseExpression) -> refs.Attr | None:
+        """`self.name` or `self.name.field` in a method: the condition that the class, a base
+        or a subclass stores a tensor there (in another method, a class body, another file)."""
+        field = ""
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Attribute) and self.is_self(node.value.value):
+            node, field = node.value, node.attr.value
+        if not (isinstance(node, cst.Attribute) and self.is_self(node.value)) or node.attr.value == "training":
+            return None
+        return refs.Attr(self.function.class_scope.key, node.attr.value, field)
 
     # -- the API rules read ---------------------------------------------------------
     def value(self, node: cst.BaseExpression) -> Value:
@@ -695,8 +719,20 @@ class Facts:
         if qual.startswith("torch.") or qual.startswith(("math.", "numpy.")):
             return UNKNOWN
         if self.is_project_name(qual):
-            return self._project_call(refs.Named(qual))
+            built = self._keyword_record(qual, node)
+            return built if built is not None else self._project_call(refs.Named(qual))
         return UNKNOWN
+
+    def _keyword_record(self, qual: str, node: cst.Call) -> Record | None:
+        """`_Tableau(alpha=torch.tensor(...), ...)` of a class from another file, built from
+        keywords only: an object whose fields hold what was passed under their names."""
+        if not (qual.rpartition(".")[2].lstrip("_")[:1].isupper() and node.args
+                and all(a.keyword is not None for a in node.args)):
+            return None
+        fields = tuple((a.keyword.value, self.source_kind(a.value)) for a in node.args)
+        if any(k in TENSORS or isinstance(k, frozenset) for _, k in fields):
+            return Record(qual, fields)
+        return None
 
     def _bool_dtype(self, node: cst.Call) -> bool:
         for arg in node.args:

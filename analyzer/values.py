@@ -131,7 +131,7 @@ class Value:
     kind: Kind
     condition: frozenset | None = None
     assumed: bool = False
-    from_parameters: bool = False  # unknown but for `condition`: built from the function's parameters
+    from_parameters: bool = False  # unknown but for `condition`: built from parameters or `self`'s attributes
     origin: str | None = None
     record: Record | None = None
 

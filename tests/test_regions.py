@@ -617,3 +617,68 @@ def test_a_helper_parameter_with_a_literal_default_is_what_its_callers_pass(tmp_
             return x * limits(0.5) * limits()
     """})
     assert found == [("a.py", 5, "TC101")]
+
+
+def test_what_subclasses_in_other_files_store_in_an_attribute_is_read_where_the_base_uses_it(tmp_path):
+    """torchdiffeq's spelling: the base class steps with `self.tableau`, a record whose
+    tensors a subclass in another file sets as a class constant; another subclass makes
+    `scale` a property that returns a tensor. Dynamo (torch 2.13, the same code in one file)
+    breaks on both branches; a subclass storing a float in `scale` breaks neither."""
+    found, diags = lint_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/solver.py": """
+            import collections
+            import torch
+
+            Tableau = collections.namedtuple("Tableau", "alpha, beta")
+
+
+            def step(x, tableau):
+                for alpha_i in tableau.alpha:
+                    if alpha_i == 1.0:
+                        x = x + 1
+                return x
+
+
+            class Solver:
+                tableau: Tableau
+
+                def __init__(self, x):
+                    self.tableau = Tableau(alpha=self.tableau.alpha.to(x.dtype), beta=self.tableau.beta)
+
+                def advance(self, x):
+                    if self.scale > 1:
+                        x = x * 2
+                    return step(x, tableau=self.tableau)
+
+
+            @torch.compile
+            def run(x, solver: Solver):
+                return solver.advance(x)
+        """,
+        "pkg/euler.py": """
+            import torch
+            from .solver import Solver, Tableau
+
+            TABLEAU = Tableau(alpha=torch.tensor([0.5, 1.0]), beta=[0.5])
+
+
+            class Euler(Solver):
+                tableau = TABLEAU
+                scale = 2.0
+        """,
+    })
+    assert found == [("solver.py", 10, "TC101")]
+    assert "`Solver.advance` passes a tensor as `tableau.alpha`" in diags[0].message
+    found, diags = lint_tree(tmp_path, {"pkg/heun.py": """
+        import torch
+        from .solver import Solver
+
+
+        class Heun(Solver):
+            @property
+            def scale(self):
+                return torch.ones(())
+    """})
+    assert found == [("solver.py", 10, "TC101"), ("solver.py", 22, "TC101")]
+    assert "(`Heun.scale` returns a tensor from the property `scale`)" in diags[1].message

@@ -374,3 +374,24 @@ def test_all_over_tensor_elements_reads_their_values():
                 return ts * 2
             return ts
     """) == [("TC101", 5)]
+
+
+def test_an_attribute_a_later_method_stores_a_tensor_in_is_a_tensor_where_read():
+    """Dynamo (torch 2.13): the branch on `self.best` breaks once `update` has stored a
+    tensor there; storing a size there breaks nothing."""
+    source = """
+        import torch
+
+
+        class Tracker(torch.nn.Module):
+            def forward(self, x):
+                if self.best > 0:
+                    x = x * 2
+                self.update(x)
+                return x
+
+            def update(self, x):
+                self.best = {stored}
+    """
+    assert _found(source.format(stored="x.amax()")) == [("TC101", 7)]
+    assert _found(source.format(stored="x.shape[0]")) == []
