@@ -425,7 +425,9 @@ class FileAnalyzer(cst.CSTVisitor):
                     inputs.add(p.name.value)
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param):
-                scope.env[star.name.value] = tf.STATIC
+                scope.env[star.name.value] = tf.STATIC  # a tuple or dict: its truth is static
+        if isinstance(params.star_kwarg, cst.Param):
+            scope.kwargs_name = params.star_kwarg.name.value
         summary = FunctionSummary(
             key=key, name=node.name.value, span=None, class_key=cls.key if cls else None,
             compiled=compiled, disabled=disabled, dynamo_patch=dynamo_patch, inputs=frozenset(inputs),
@@ -653,7 +655,8 @@ class FileAnalyzer(cst.CSTVisitor):
         for ref in [ref] if ref is not None else self._local_call_refs(node.func):
             site = CallSite(ref=ref, span=None, args=self._arg_kinds(node),
                             keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword},
-                            unless=self._unless(), in_loop=self._loop_depth > 0)
+                            unless=self._unless(), in_loop=self._loop_depth > 0,
+                            forwards_kwargs=any(a.star == "**" and _names(a.value, fn.kwargs_name) for a in node.args))
             self.summary.functions[fn.key].calls.append(site)
             self.span_later(site, node)
 
@@ -1123,6 +1126,10 @@ def _patch_values(call: cst.Call) -> dict[str, object]:
             if value is not _NO_VALUE:
                 values[key] = value
     return values
+
+
+def _names(expr: cst.BaseExpression, name: str | None) -> bool:
+    return name is not None and isinstance(expr, cst.Name) and expr.value == name
 
 
 def _passed(kind, source: refs.Attr | None = None):

@@ -477,6 +477,8 @@ class ProjectIndex:
             position -= 1  # `Fn.apply(a, b)` runs `forward(ctx, a, b)`
         for caller, site in self._callers().get(callee, ()):
             passed = site.args[position] if 0 <= position < len(site.args) else site.keywords.get(name)
+            if passed is None and name not in site.keywords and site.forwards_kwargs:
+                passed = frozenset((Param(caller, -1, name),))  # if the caller was given it as a keyword
             if field:
                 passed = _field_of(passed, field)
             elif isinstance(passed, tuple):

@@ -48,6 +48,9 @@ class CallSite:
     keywords: dict[str, ArgKind] = field(default_factory=dict)
     unless: frozenset = frozenset()  # as Candidate.unless
     in_loop: bool = False  # as Candidate.in_loop
+    # `f(x, **kwargs)` passing on the caller's own `**kwargs`: a keyword the caller was
+    # given reaches `f` too
+    forwards_kwargs: bool = False
 
 
 @dataclass

@@ -119,6 +119,7 @@ class FunctionScope:
     dynamo_names: dict[str, object] = field(default_factory=dict)
     origins: dict[str, str] = field(default_factory=dict)  # local name -> where its value came from
     dynamo_returns: list[object] = field(default_factory=list)  # value_under_dynamo of each return
+    kwargs_name: str | None = None  # the `**kwargs` parameter, if any
 
     def lookup(self, name: str):
         scope: FunctionScope | None = self
@@ -350,6 +351,9 @@ class Facts:
                 if ref is not None:
                     found.add(ref)
                     return True
+            elif isinstance(e, (cst.Subscript, cst.Call)) and (keyword := self._keyword_read(e)) is not None:
+                found.add(refs.Param(fn.key, -1, keyword))  # what a caller passes under that keyword
+                return True
             elif isinstance(e, cst.Subscript):
                 return walk(e.value)
             elif (isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name)
@@ -371,8 +375,9 @@ class Facts:
             elif isinstance(e, cst.BooleanOperation):
                 return walk(e.left) and walk(e.right)
             elif isinstance(e, cst.Comparison):
-                return not any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in e.comparisons) \
-                    and walk(e.left) and all(walk(t.comparator) for t in e.comparisons)
+                if any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in e.comparisons):
+                    return True  # a Python bool (`mask is not None and mask > 0` tests the right side)
+                return walk(e.left) and all(walk(t.comparator) for t in e.comparisons)
             k = self.kind(e)
             if isinstance(k, frozenset):  # `self.state.t1`: a tensor where its source is one
                 found.update(k)
@@ -382,6 +387,24 @@ class Facts:
         if not (walk(node) and found):
             return None
         return MaskCondition(found) if _compares(node) else frozenset(found)
+
+    def _keyword_read(self, node: cst.Subscript | cst.Call) -> str | None:
+        """`kwargs["mask"]`, `kwargs.get("mask")` or `kwargs.pop("mask", None)` on the
+        function's `**kwargs`: the keyword read."""
+        name = self.function.kwargs_name
+        if name is None:
+            return None
+        if isinstance(node, cst.Subscript):
+            base, key = node.value, _string_key(node) and node.slice[0].slice.value
+        elif (isinstance(node.func, cst.Attribute) and node.func.attr.value in ("get", "pop") and node.args
+              and node.args[0].keyword is None):
+            base, key = node.func.value, node.args[0].value
+        else:
+            return None
+        if not (isinstance(base, cst.Name) and base.value == name and isinstance(key, cst.SimpleString)):
+            return None
+        value = key.evaluated_value
+        return value if isinstance(value, str) else None
 
     def attribute_condition(self, node: cst.BaseExpression) -> refs.Attr | None:
         """`self.name` or `self.name.field` in a method: the condition that the class, a base
@@ -619,6 +642,8 @@ class Facts:
         return STATIC
 
     def _subscript_kind(self, node: cst.Subscript):
+        if self.function is not None and self._keyword_read(node) is not None:
+            return UNKNOWN  # what callers pass under that keyword (param_condition)
         base = self.kind(node.value)
         if isinstance(base, Record):
             return _record_item(base, node)
@@ -648,6 +673,8 @@ class Facts:
             receiver = func.value
             if method in ("item", "tolist"):
                 return STATIC  # a Python number or list, whatever it was read from
+            if method in ("get", "pop") and self.function is not None and self._keyword_read(node) is not None:
+                return UNKNOWN  # what callers pass under that keyword (param_condition)
             if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super":
                 return self._project_call(refs.SuperMethod(self.class_dotted(), method)) if self.class_dotted() else UNKNOWN
             if self.is_self(receiver):

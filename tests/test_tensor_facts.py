@@ -395,3 +395,33 @@ def test_an_attribute_a_later_method_stores_a_tensor_in_is_a_tensor_where_read()
     """
     assert _found(source.format(stored="x.amax()")) == [("TC101", 7)]
     assert _found(source.format(stored="x.shape[0]")) == []
+
+
+def test_keywords_reach_a_helper_through_kwargs_as_what_the_caller_passed():
+    """`kwargs["offset"]`, and a named parameter filled by `**kwargs` passed on, hold what
+    the compiled caller passed under that keyword. Dynamo (torch 2.13) breaks on the tests
+    of `threshold` and `offset`; those of the keywords given floats break nothing."""
+    assert _found("""
+        import torch
+
+
+        def attend(q, k, threshold=None, **kwargs):
+            if kwargs.get("dropout") > 0:
+                q = q * 2
+            if threshold is not None and threshold > 0:
+                q = q + 1
+            return q @ k
+
+
+        def layer(x, **kwargs):
+            if kwargs["scale"] > 1:
+                x = x * 2
+            if kwargs["offset"] > 1:
+                x = x + 1
+            return attend(x, x, **kwargs)
+
+
+        @torch.compile
+        def model(x):
+            return layer(x, threshold=x.sum(), scale=2.0, dropout=0.1, offset=x.amax())
+    """) == [("TC101", 8), ("TC101", 16)]
