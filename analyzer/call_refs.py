@@ -162,6 +162,20 @@ class Attr:
         return f"{self.cls}.{self.name}" + (f".{self.field}" if self.field else "")
 
 
+@dataclass(frozen=True)
+class LeftNone:
+    """A guard (`Candidate.unless`): every compiled caller of `function` leaves this parameter
+    at its default None, so code under `name is not None` (or after `name is None or`) never
+    runs. `position` as in `Param`."""
+
+    function: str
+    position: int
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.function}({self.name}=None)"
+
+
 ConditionRef = CallRef | Param | NumpyResult | ModuleClass | TensorType | OptionalKeys | Attr
 
 
@@ -174,4 +188,4 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
 
 
 RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, Param, NumpyResult, ModuleClass, TensorType,
-           OptionalKeys, Attr)
+           OptionalKeys, Attr, LeftNone)

@@ -137,8 +137,10 @@ class FileAnalyzer(cst.CSTVisitor):
         self._loop_bodies: set[int] = set()
         self._loop_depth = 0
         self._loop_depths: list[int] = []
-        # arms Dynamo never traces if one of the refs is an "am I compiling" predicate
+        # arms Dynamo never traces if one of the refs is an "am I compiling" predicate or a
+        # parameter no compiled caller passes (`LeftNone`)
         self._guarded: dict[int, frozenset] = {}
+        self._test_guards: dict[int, frozenset] = {}  # an `if` test -> guards deciding its truth
         self._guards: list[frozenset] = []
         self._raise_depth = 0  # inside `raise ...` or an assert's message: code that only builds an exception
         self._assert_messages: set[int] = set()
@@ -185,7 +187,8 @@ class FileAnalyzer(cst.CSTVisitor):
             severity = Severity.INFO
         cand = Candidate(code=code, span=None, message=message, condition=condition, fix=fix,
                          graph_break=graph_break, always=always, severity=severity,
-                         unless=self._unless() | self._guarded.get(id(node), frozenset()),
+                         unless=self._unless() | self._guarded.get(id(node), frozenset())
+                         | self._test_guards.get(id(node), frozenset()),
                          in_loop=self._loop_depth > 0)
         bucket.append(cand)
         self._pending.append((cand, node))
@@ -415,6 +418,8 @@ class FileAnalyzer(cst.CSTVisitor):
         self.facts.function = scope  # param defaults are read in the new scope's context
         inputs = set()
         for i, p in enumerate(positional + list(params.kwonly_params)):
+            if p.default is not None and _names(p.default, "None"):
+                scope.none_defaults[p.name.value] = refs.LeftNone(key, i if i < len(positional) else -1, p.name.value)
             kind = scope.env[p.name.value] = self.facts.param_kind(p, root_like)
             if kind == tf.UNKNOWN or isinstance(kind, frozenset):
                 index = i if i < len(positional) else -1  # keyword-only: matched by name
@@ -538,6 +543,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 else:
                     fn.origins[target.value] = origin
                 fn.param_refs.pop(target.value, None)
+                fn.none_defaults.pop(target.value, None)
                 cls_name = self._constructed_class(value)
                 if cls_name:
                     fn.instance_classes[target.value] = cls_name
@@ -656,9 +662,24 @@ class FileAnalyzer(cst.CSTVisitor):
             site = CallSite(ref=ref, span=None, args=self._arg_kinds(node),
                             keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword},
                             unless=self._unless(), in_loop=self._loop_depth > 0,
+                            spreads=any(a.star for a in node.args), nones=self._none_args(node),
                             forwards_kwargs=any(a.star == "**" and _names(a.value, fn.kwargs_name) for a in node.args))
             self.summary.functions[fn.key].calls.append(site)
             self.span_later(site, node)
+
+    def _none_args(self, node: cst.Call) -> tuple:
+        """(position or keyword, None or the caller's LeftNone guard) for each argument that
+        is a literal None or a parameter of the caller that defaults to None."""
+        out = []
+        for i, a in enumerate(node.args):
+            if a.star:
+                break
+            key = a.keyword.value if a.keyword is not None else i
+            if _names(a.value, "None"):
+                out.append((key, None))
+            elif isinstance(a.value, cst.Name) and a.value.value in self.facts.function.none_defaults:
+                out.append((key, self.facts.function.none_defaults[a.value.value]))
+        return tuple(out)
 
     def _arg_kinds(self, node: cst.Call) -> tuple:
         kinds = []
@@ -927,10 +948,12 @@ class FileAnalyzer(cst.CSTVisitor):
         elif isinstance(when, tf.Pending):
             # `if not is_tracing(x) and mask.all():` where `is_tracing` turns out to be an
             # "am I compiling" predicate: the test's rest and the body never run under Dynamo
-            self._guarded[id(node.test)] = when.refs
-            arm = node.orelse if when.value else node.body
-            if arm is not None:
-                self._guarded[id(arm)] = when.refs
+            self._guard(node.test, when.refs)
+            self._guard(node.orelse if when.value else node.body, when.refs)
+        decided = self._decided(node.test)
+        self._test_guards[id(node.test)] = frozenset(decided)  # its truth is read only if passed
+        self._guard(node.body, frozenset(r for r, v in decided.items() if v is False))
+        self._guard(node.orelse, frozenset(r for r, v in decided.items() if v is True))
         training = training_only_block(node)
         if training is not None:
             self._training_blocks.add(id(training))
@@ -990,7 +1013,34 @@ class FileAnalyzer(cst.CSTVisitor):
         if left is not isinstance(node.operator, cst.And) and isinstance(left, bool):
             self._eager_blocks.add(id(node.right))  # `not is_compiling() and ...`: never traced
         elif isinstance(left, tf.Pending) and left.value is not isinstance(node.operator, cst.And):
-            self._guarded.setdefault(id(node.right), left.refs)
+            self._guard(node.right, left.refs)
+        # `scale is None or scale == 1 or t.sum() == 0`: the rest runs only if `scale` was passed
+        short = isinstance(node.operator, cst.Or)
+        self._guard(node.right, frozenset(r for r, v in self._decided(node.left).items() if v is short))
+
+    def _guard(self, node: cst.CSTNode | None, refs_: frozenset) -> None:
+        if node is not None and refs_:
+            self._guarded[id(node)] = self._guarded.get(id(node), frozenset()) | refs_
+
+    def _decided(self, test: cst.BaseExpression) -> dict:
+        """{guard: the truth of `test`} for the `LeftNone` guards under which `test` is decided
+        without reading any value: `p is None`, `p is not None`, and `and`/`or`/`not` of them,
+        for a parameter `p` that defaults to None and was not rebound."""
+        fn = self.facts.function
+        if fn is None or not fn.none_defaults:
+            return {}
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            return {r: not v for r, v in self._decided(test.expression).items()}
+        if isinstance(test, cst.BooleanOperation):
+            short = isinstance(test.operator, cst.Or)  # the value that ends the evaluation
+            left, right = self._decided(test.left), self._decided(test.right)
+            return {r: v if v is short else right[r] for r, v in left.items() if v is short or r in right}
+        if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)
+                and _names(test.comparisons[0].comparator, "None") and test.left.value in fn.none_defaults):
+            op = test.comparisons[0].operator
+            if isinstance(op, (cst.Is, cst.IsNot)):
+                return {fn.none_defaults[test.left.value]: isinstance(op, cst.Is)}
+        return {}
 
     def _visit_block(self, node: cst.IndentedBlock) -> None:
         # `if torch.compiler.is_compiling(): return ...` leaves the rest of the block eager-only.

@@ -14,7 +14,7 @@ from typing import Sequence
 
 from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.call_refs import (
-    AnyMethod, Attr, CallRef, Entries, Method, ModuleClass, Named, NumpyResult, OptionalKeys, Param, Returned,
+    AnyMethod, Attr, CallRef, Entries, LeftNone, Method, ModuleClass, Named, NumpyResult, OptionalKeys, Param, Returned,
     SuperMethod, TensorType, field_condition,
 )
 from tclint.analyzer.summary import CallSite, ClassSummary, FileSummary, FunctionSummary
@@ -363,8 +363,32 @@ class ProjectIndex:
 
     def compiling_predicate(self, refs: frozenset) -> bool:
         """True if one of `refs` is an "am I compiling" predicate, known by what its body
-        returns; a function outside the linted code only by its name."""
-        return any(self._is_compiling(ref, set()) for ref in refs)
+        returns (a function outside the linted code only by its name), or a parameter left
+        None by every compiled caller (`LeftNone`, known once the compiled region is)."""
+        return any(self._left_none(ref) if isinstance(ref, LeftNone) else self._is_compiling(ref, set())
+                   for ref in refs)
+
+    def _left_none(self, ref: LeftNone, _active: set | None = None) -> bool:
+        """Every compiled caller leaves the parameter None: omits it, passes None, or passes
+        on a parameter of its own that is left None."""
+        active = _active if _active is not None else set()
+        if self.reached is None or ref.function in self.root_keys or ref in active:
+            return False  # while reaching, or an entry point: its callers are not all known
+        sites = self._callers().get(ref.function, ())
+        active.add(ref)
+        try:
+            for _, site in sites:
+                key = ref.position if 0 <= ref.position < len(site.args) else ref.name
+                if site.spreads:
+                    return False
+                if key == ref.name and key not in site.keywords:
+                    continue  # left at its default
+                nones = dict(site.nones)
+                if key not in nones or nones[key] is not None and not self._left_none(nones[key], active):
+                    return False
+            return bool(sites)
+        finally:
+            active.discard(ref)
 
     def _is_compiling(self, ref: CallRef, active: set) -> bool:
         if ref in self._compiling:

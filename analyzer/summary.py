@@ -33,8 +33,9 @@ class Candidate:
     # Findings outside any function (e.g. recompilation hazards) are reported as is.
     always: bool = False
     severity: Severity | None = None  # when not the rule's default
-    # Dropped if one of these project functions is an "am I compiling" predicate: the
-    # finding sits in an arm Dynamo then never traces.
+    # Dropped if one of these project functions is an "am I compiling" predicate, or one of
+    # these parameters is None at every compiled call (`LeftNone`): the finding sits in an
+    # arm Dynamo then never traces.
     unless: frozenset = frozenset()
     # Inside a loop body of its function: a break there makes Dynamo skip the rest of the frame.
     in_loop: bool = False
@@ -48,6 +49,10 @@ class CallSite:
     keywords: dict[str, ArgKind] = field(default_factory=dict)
     unless: frozenset = frozenset()  # as Candidate.unless
     in_loop: bool = False  # as Candidate.in_loop
+    spreads: bool = False  # `f(*args)` or `f(**options)`: may pass any parameter
+    # Arguments (position or keyword) that are None: a literal None (None here), or the
+    # caller's own parameter that defaults to None (its LeftNone guard)
+    nones: tuple = ()  # tuple[tuple[int | str, LeftNone | None], ...]
     # `f(x, **kwargs)` passing on the caller's own `**kwargs`: a keyword the caller was
     # given reaches `f` too
     forwards_kwargs: bool = False

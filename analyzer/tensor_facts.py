@@ -120,6 +120,8 @@ class FunctionScope:
     origins: dict[str, str] = field(default_factory=dict)  # local name -> where its value came from
     dynamo_returns: list[object] = field(default_factory=list)  # value_under_dynamo of each return
     kwargs_name: str | None = None  # the `**kwargs` parameter, if any
+    # parameters that default to None, not rebound yet -> the guard "no caller passes it"
+    none_defaults: dict[str, refs.LeftNone] = field(default_factory=dict)
 
     def lookup(self, name: str):
         scope: FunctionScope | None = self

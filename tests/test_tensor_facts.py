@@ -425,3 +425,71 @@ def test_keywords_reach_a_helper_through_kwargs_as_what_the_caller_passed():
         def model(x):
             return layer(x, threshold=x.sum(), scale=2.0, dropout=0.1, offset=x.amax())
     """) == [("TC101", 8), ("TC101", 16)]
+
+
+def test_code_under_an_optional_parameter_no_compiled_caller_passes_is_not_traced():
+    """torchmetrics' spelling: `max_fpr is None or ... or fpr.sum() == 0` with `max_fpr` left
+    at its default by every compiled caller never reads `fpr`. Dynamo (torch 2.13) breaks
+    only on the test of `hi`, which the caller passes."""
+    assert _found("""
+        import torch
+
+
+        def auroc(fpr, max_fpr=None):
+            if max_fpr is None or max_fpr == 1 or fpr.sum() == 0:
+                return fpr * 2
+            return fpr
+
+
+        def clip(x, lo=None, hi=None):
+            if lo is not None and x.amin() < lo:
+                x = x.clamp(min=lo)
+            if hi is not None:
+                if x.amax() > hi:
+                    x = x.clamp(max=hi)
+            return x
+
+
+        @torch.compile
+        def f(x):
+            return auroc(x) + clip(x, hi=1.0)
+    """) == [("TC101", 15)]
+
+
+def test_an_optional_parameter_passed_on_as_none_stays_none():
+    """`outer` passes its own `scale`, left at None, and a literal None: Dynamo (torch 2.13)
+    reads `x.sum()` only once the compiled caller gives `outer` a scale."""
+    source = """
+        import torch
+
+
+        def inner(x, scale=None):
+            if scale is not None and x.sum() > scale:
+                x = x / 2
+            return x
+
+
+        def outer(x, scale=None):
+            return inner(x, scale=scale) + inner(x, None)
+
+
+        @torch.compile
+        def g(x):
+            return {call}
+    """
+    assert _found(source.format(call="outer(x)")) == []
+    assert _found(source.format(call="outer(x, scale=x.amax())")) == [("TC101", 6)]
+
+
+def test_an_optional_parameter_of_an_entry_point_may_be_passed():
+    """The user calls an entry point: `mask` may well be given."""
+    assert _found("""
+        import torch
+
+
+        @torch.compile
+        def f(x, mask=None):
+            if mask is not None and mask.sum() > 0:
+                x = x * 2
+            return x
+    """) == [("TC101", 7)]
