@@ -9,7 +9,7 @@ in its own child process, twice:
   2. eagerly under `sys.settrace`, recording every line that ran in a studied package.
 Paths are relative to site-packages.
 
-    python truth.py [-o truth.json] [-j 2] [--only PREFIX[,PREFIX]]
+    python truth.py [-o truth.json] [-j 2] [--only PREFIX[,PREFIX]] [--merge OLD_TRUTH]
 """
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ SITE = os.path.realpath(sysconfig.get_paths()["purelib"])
 STUDIED = {
     "kornia", "monai", "pyro", "torchsde", "torchmetrics", "vector_quantize_pytorch",
     "st_moe_pytorch", "colt5_attention", "local_attention", "hyper_connections", "diffusers",
+    "julius", "entmax", "zuko", "pytorch_metric_learning",
 }
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>.+)$')
 _WRAPPERS = ("Encountered graph break when attempting to trace", "Failed to handle graph break gracefully",
@@ -215,6 +216,8 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--only", default="", help="comma-separated case id prefixes")
     ap.add_argument("--timeout", type=int, default=900, help="seconds per case")
+    ap.add_argument("--merge", help="truth.json whose other cases are kept (with --only: ask Dynamo "
+                                    "about some cases, keep the rest)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--worker-out", help=argparse.SUPPRESS)
     a = ap.parse_args()
@@ -264,6 +267,13 @@ def main():
                   flush=True)
     import torch
 
+    if a.merge:
+        with open(a.merge) as fh:
+            old = json.load(fh)
+        for r in old["cases"] + old["failed_cases"]:
+            if r["case"] not in results:
+                results[r["case"]] = r
+        ids = sorted(results)
     # a case Dynamo fails on ran only partly under it: its eager lines are no truth
     truth = {"torch_version": torch.__version__, "site_packages": SITE,
              "build_seconds": round(time.time() - start, 1),
