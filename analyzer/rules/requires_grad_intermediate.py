@@ -56,8 +56,10 @@ class RequiresGradIntermediate(Rule):
     Flags `t.requires_grad_()` inside a compiled region when `t` is an input of the
     compiled function, or when `t` is an intermediate tensor (computed in the region)
     that reaches an output of the graph: it is returned (directly, inside a container,
-    or through values computed from it) or stored on `self`. (It is also an output when
-    it is still live at another graph break; that case is not flagged.)
+    or through values computed from it) or stored on `self`, or, in any function the region
+    reaches, when it is differentiated with `torch.autograd.grad`, which Dynamo does not
+    trace: the graph ends there with the tensor still live, so it is an output. (Other
+    breaks it outlives make it an output too; those are not flagged.)
 
     ## Why is this bad?
     Dynamo builds the graph for a fixed autograd setup. Turning on `requires_grad` for
@@ -101,6 +103,15 @@ class RequiresGradIntermediate(Rule):
             def f(x):
                 return (x * 2).requires_grad_(False)
         """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            def energy(x):
+                z = x.clone().requires_grad_()
+                return (z * z).sum().detach()
+            @torch.compile
+            def f(x):
+                return x * energy(x)
+        """, call="f(torch.randn(3))"),
     ]
     INVALID = [
         Example("""
@@ -135,6 +146,18 @@ class RequiresGradIntermediate(Rule):
                 outs.append(y)
                 return outs
         """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            def jacobian_diag(fn, x):
+                with torch.enable_grad():
+                    x = x.clone().requires_grad_()
+                    y = fn(x)
+                (g,) = torch.autograd.grad(y.sum(), x)
+                return g
+            @torch.compile
+            def f(x):
+                return jacobian_diag(torch.sin, x) + 1
+        """, call="f(torch.randn(3))"),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -145,10 +168,10 @@ class RequiresGradIntermediate(Rule):
         if flag is not None and not (isinstance(flag, cst.Name) and flag.value == "True"):
             return  # requires_grad_(False), or a value we cannot read
         fn = self.facts.function
-        if fn is None or not fn.root_like:
-            return  # in a helper, whether the value leaves the graph depends on the caller
+        if fn is None:
+            return
         receiver = func.value
-        if self.facts.value(receiver).assumed and isinstance(receiver, cst.Name):
+        if fn.root_like and self.facts.value(receiver).assumed and isinstance(receiver, cst.Name):
             self.report(node, "`requires_grad_()` on an input of the compiled function is not supported by "
                               "Dynamo; the graph breaks here. Call it before the compiled call",
                         graph_break=hazards.REQUIRES_GRAD_INPUT)
@@ -156,21 +179,40 @@ class RequiresGradIntermediate(Rule):
         cond = self.facts.tensor_condition(receiver)
         if cond is None:
             return
-        if self._escapes(fn.node, node, receiver):
+        tainted = self._marked_names(fn.node, node, receiver)
+        # In a helper, whether the value leaves the graph through a return depends on the
+        # caller; a break in the helper's own body that it outlives makes it an output anyway.
+        if (fn.root_like and self._escapes(fn.node, node, tainted)) or self._differentiated(fn.node, tainted):
             self.report(node, condition=None if cond is True else cond)
 
-    def _escapes(self, fn_node: cst.FunctionDef, call: cst.Call, receiver: cst.BaseExpression) -> bool:
+    @staticmethod
+    def _marked_names(fn_node: cst.FunctionDef, call: cst.Call, receiver: cst.BaseExpression) -> set[str]:
+        """The names bound to the marked tensor: the receiver (`requires_grad_` works in place)
+        and the targets of assignments of the call."""
+        tainted = {receiver.value} if isinstance(receiver, cst.Name) else set()
+        for target, value in function_body(fn_node).assigns:
+            if _contains(value, call):
+                tainted |= target_names(target)
+        return tainted
+
+    def _differentiated(self, fn_node: cst.FunctionDef, tainted: set[str]) -> bool:
+        """A marked name is an input of `torch.autograd.grad(outputs, inputs)` in this body."""
+        for call in function_body(fn_node).calls:
+            if self.facts.qualname(call.func) != "torch.autograd.grad":
+                continue
+            inputs = argument(call, 1, "inputs")
+            if inputs is not None and _history_names(inputs) & tainted:
+                return True
+        return False
+
+    def _escapes(self, fn_node: cst.FunctionDef, call: cst.Call, tainted: set[str]) -> bool:
         body = function_body(fn_node)
         if any(_contains(r, call) for r in body.returns):
             return True
-        tainted: set[str] = set()
-        if isinstance(receiver, cst.Name):
-            tainted.add(receiver.value)  # requires_grad_ works in place
         for target, value in body.assigns:
-            if _contains(value, call):
-                tainted |= target_names(target)
-                if isinstance(target, cst.Attribute) and self.facts.is_self(target.value):
-                    return True
+            if _contains(value, call) and isinstance(target, cst.Attribute) and self.facts.is_self(target.value):
+                return True
+        tainted = set(tainted)
         if not tainted:
             return False
         # Containers filled with a tainted value carry it: `outs.append(y)`.
