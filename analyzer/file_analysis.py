@@ -663,9 +663,20 @@ class FileAnalyzer(cst.CSTVisitor):
                             keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword},
                             unless=self._unless(), in_loop=self._loop_depth > 0,
                             spreads=any(a.star for a in node.args), nones=self._none_args(node),
+                            built_here=self._built_here(node.func),
                             forwards_kwargs=any(a.star == "**" and _names(a.value, fn.kwargs_name) for a in node.args))
             self.summary.functions[fn.key].calls.append(site)
             self.span_later(site, node)
+
+    def _built_here(self, func: cst.BaseExpression) -> bool:
+        """A method called on an object built in this function: `S().run`, or `s.run` after
+        `s = S()` here."""
+        if not isinstance(func, cst.Attribute):
+            return False
+        receiver = func.value
+        if isinstance(receiver, cst.Name):
+            return receiver.value in self.facts.function.instance_classes
+        return self._constructed_class(receiver) is not None
 
     def _none_args(self, node: cst.Call) -> tuple:
         """(position or keyword, None or the caller's LeftNone guard) for each argument that
@@ -718,6 +729,9 @@ class FileAnalyzer(cst.CSTVisitor):
                     cls_name = facts.module_instances.get(receiver.value)  # `solver = Solver()` at module level
                 if cls_name:
                     return refs.Method(cls_name, method)
+            built = self._constructed_class(receiver)
+            if built and facts.is_project_name(built):  # `S(3).run(x)`
+                return refs.Method(built, method)
             return self._method_by_name(receiver, method)
         if isinstance(func, cst.Name) and facts.function is not None:
             nested = self._nested_def(func.value)

@@ -31,7 +31,7 @@ def is_break(d: Diagnostic) -> bool:
 def keep_reached(found: dict[str, FunctionFindings], name_of) -> list[Diagnostic]:
     """Every finding, less those a loop break earlier in the same function hides (the
     break's message says how many). `name_of(key)` is the function's name for messages."""
-    breaking = _breaking_functions(found)
+    breaking = breaking_functions(found)
     out: list[Diagnostic] = []
     for key, ff in found.items():
         stops = [(_pos(d), i) for i, (d, in_loop) in enumerate(ff.own) if in_loop and is_break(d)]
@@ -55,7 +55,7 @@ def keep_reached(found: dict[str, FunctionFindings], name_of) -> list[Diagnostic
     return out
 
 
-def _breaking_functions(found: dict[str, FunctionFindings]) -> set[str]:
+def breaking_functions(found: dict[str, FunctionFindings]) -> set[str]:
     """Functions whose inlining breaks: a break of their own, or in a function they call."""
     breaking = {key for key, ff in found.items() if any(is_break(d) for d, _ in ff.own)}
     changed = True

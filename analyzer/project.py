@@ -26,6 +26,7 @@ from tclint.analyzer.neutral_dir import in_neutral_directory
 from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
 from tclint.analyzer.notebook import Notebook, read_notebook
 from tclint.analyzer.resolutions import Resolutions
+from tclint.analyzer.resume_breaks import add_resume_breaks
 from tclint.analyzer.rules import all_rules, visitor_rules
 from tclint.analyzer.selection import ignored_for_file, is_selected, severity_for
 from tclint.analyzer.summary import Candidate, FileSummary
@@ -254,6 +255,10 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
                     msg = f"`{callee_fn.name}` is wrapped in torch.compiler.disable: calling it ends the graph"
                     ff.own.append((_make(rule, fs.path, site.span, msg, chain, gb=gb), site.in_loop))
                     break
+    def make(code, key, site, message):
+        return _make(rules[code], index.functions[key][0].path, site.span, message, _chain(index, reached, key))
+
+    add_resume_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make)
     raw.extend(keep_reached(found, lambda key: index.functions[key][1].name))
     if resolutions is not None:
         resolutions.keep(index.name_caches())

@@ -66,6 +66,7 @@ class ProjectIndex:
         self._mro: dict[str, list[str]] = names.get("mro", {})
         self._subclasses: dict[str, list[str]] | None = names.get("subclasses")
         self._returns: dict[str, bool] = {}
+        self._attributes: dict[Attr, tuple[str, str] | None] = {}
         # Set by the project phase once the compiled region is known: only calls made
         # there pass tensors that matter.
         self.reached: set[str] | None = None
@@ -472,23 +473,29 @@ class ProjectIndex:
         """The class that stores a tensor where `ref` says: the attribute's class, one of its
         bases or one of its subclasses (any of them may be the instance's class), by an
         assignment or a property's getter."""
+        if ref in self._attributes:
+            return self._attributes[ref]
         resolved = self.resolve_dotted(ref.cls)
         if ref in active or not (resolved and resolved[0] == "class"):
             return None
         active.add(ref)
+        found = None
         try:
             for key in (*self.mro(resolved[1]), *self.subclasses(resolved[1])):
                 stored = self.classes[key][1].attr_kinds.get(ref.name)
                 if ref.field:
                     stored = _field_of(stored, ref.field)
                 if stored is True or isinstance(stored, frozenset) and self.condition_holds(stored, active):
-                    return key, f"stores a tensor in `{ref.name}{'.' + ref.field if ref.field else ''}`"
+                    found = key, f"stores a tensor in `{ref.name}{'.' + ref.field if ref.field else ''}`"
+                    break
                 getter = None if ref.field else self.classes[key][1].methods.get(ref.name)
                 if getter and self.functions[getter][1].is_property and self.returns_tensor(getter, active):
-                    return getter, f"returns a tensor from the property `{ref.name}`"
-            return None
+                    found = getter, f"returns a tensor from the property `{ref.name}`"
+                    break
+            return found
         finally:
             active.discard(ref)
+            self._attributes[ref] = found  # as `_returns`, also when a cycle cut the search short
 
     def _caller_passing_tensor(self, ref: Param, active: set) -> str | None:
         """A compiled caller that passes a tensor to the parameter `ref` names."""

@@ -50,6 +50,9 @@ class CallSite:
     unless: frozenset = frozenset()  # as Candidate.unless
     in_loop: bool = False  # as Candidate.in_loop
     spreads: bool = False  # `f(*args)` or `f(**options)`: may pass any parameter
+    # `s.run(x)` on an object this function built (`s = S()`, `S().run(x)`): Dynamo cannot
+    # rebuild it to resume after a break inside the method
+    built_here: bool = False
     # Arguments (position or keyword) that are None: a literal None (None here), or the
     # caller's own parameter that defaults to None (its LeftNone guard)
     nones: tuple = ()  # tuple[tuple[int | str, LeftNone | None], ...]

@@ -44,3 +44,5 @@ OPAQUE_OBJECT = GraphBreak("GB0363", "An opaque object was created in the middle
 CREATE_REQUIRES_GRAD = GraphBreak("GB0225", "Attempted to use tensor creation function with requires_grad=True")
 RETAIN_GRAD = GraphBreak("GB0108", "Tensor.retain_grad() with AOTDispatcher")
 OPTIONAL_KEYS_TYPEDDICT = GraphBreak("GB0257", "TypedDict with optional keys")
+RECONSTRUCTION_FAILURE = GraphBreak("GB0092", "Reconstruction failure")
+UNINITIALIZED_MODULE = GraphBreak("GB0119", "Uninitialized nn.Module")

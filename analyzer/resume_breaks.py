@@ -1,0 +1,88 @@
+"""Breaks Dynamo adds where it cannot resume after a break in a callee (torch 2.13).
+
+After a graph break inside an inlined call, Dynamo resumes the caller by rebuilding what the
+frames on the way hold. Two things have nothing to rebuild them from:
+- an object the compiled function built itself (`s = Stepper(); s.run(x)`): the call site
+  breaks too ("Reconstruction failure", rule TC225); an object passed in, a module-level one,
+  or an nn.Module is rebuilt fine;
+- an nn.Module still being built (`Scale(t)` whose `__init__` breaks): every
+  `super().__init__()` of its class chain breaks ("Uninitialized nn.Module", rule TC226).
+Both depend on which functions break, so they come after every other finding.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from tclint.analyzer.call_refs import Named, SuperMethod
+from tclint.analyzer.loop_skips import FunctionFindings, breaking_functions
+from tclint.analyzer.regions import ProjectIndex
+
+REBUILT_OBJECT_CALL = "TC225"
+MODULE_INIT_BREAK = "TC226"
+
+# make(code, function key, call site, message) -> the finding
+Make = Callable[[str, str, object, str], object]
+
+
+def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], enabled: Callable[[str, str], bool],
+                      make: Make) -> None:
+    """Adds the findings above to `found` (function key -> its findings). `enabled(code, key)`
+    says whether a rule is on in that function."""
+    breaking = breaking_functions(found)
+    module_inits: set[str] = set()
+    for key in list(found):
+        fn = index.functions[key][1]
+        for site in fn.calls:
+            if site.unless and index.compiling_predicate(site.unless):
+                continue
+            callees = [c for c in index.resolve_ref(site.ref) if c in breaking]
+            if not callees:
+                continue
+            if site.built_here and enabled(REBUILT_OBJECT_CALL, key):
+                plain = [c for c in callees if _plain_class_method(index, c)]
+                if plain:
+                    name = _short(index, plain[0])
+                    found[key].own.append((make(REBUILT_OBJECT_CALL, key, site,
+                                                f"`{name}` breaks the graph and is called on an object built in "
+                                                "this compiled function, which Dynamo cannot rebuild to resume: "
+                                                "the graph breaks here too"), site.in_loop))
+            if isinstance(site.ref, Named):
+                module_inits.update(c for c in callees if _module_init(index, c))
+    for init in sorted(module_inits):
+        _flag_super_inits(index, found, init, enabled, make)
+
+
+def _plain_class_method(index: ProjectIndex, key: str) -> bool:
+    cls = index.functions[key][1].class_key
+    return cls is not None and not index.is_module_class(cls)
+
+
+def _module_init(index: ProjectIndex, key: str) -> bool:
+    fn = index.functions[key][1]
+    return fn.name == "__init__" and fn.class_key is not None and index.is_module_class(fn.class_key)
+
+
+def _flag_super_inits(index: ProjectIndex, found, init: str, enabled, make) -> None:
+    """`super().__init__()` in `init` and in the base `__init__`s it reaches that way."""
+    cls = index.functions[init][1].class_key
+    for klass in index.mro(cls):
+        own = index.classes[klass][1].methods.get("__init__")
+        if own is None:
+            continue
+        if own not in found:
+            return
+        supers = [s for s in index.functions[own][1].calls
+                  if isinstance(s.ref, SuperMethod) and s.ref.name == "__init__"]
+        for site in supers if enabled(MODULE_INIT_BREAK, own) else ():
+            finding = make(MODULE_INIT_BREAK, own, site,
+                           f"`{_short(index, init)}` breaks the graph while this module is being built in compiled "
+                           "code; Dynamo cannot resume in a half-built nn.Module, so the graph breaks here too")
+            if all(d.span != finding.span or d.code != finding.code for d, _ in found[own].own):
+                found[own].own.append((finding, site.in_loop))
+        if not supers:
+            return
+
+
+def _short(index: ProjectIndex, key: str) -> str:
+    prefix = index.functions[key][0].module + "."
+    return key[len(prefix):] if key.startswith(prefix) else key
