@@ -195,7 +195,7 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
                         resolutions: Resolutions | None = None) -> list[Diagnostic]:
     """`resolutions`: what earlier runs over these files resolved (the language server keeps it)."""
     rules = all_rules()
-    index = regions.ProjectIndex(summaries, resolutions.for_files(summaries) if resolutions is not None else None)
+    index = resolutions.index(summaries) if resolutions is not None else regions.ProjectIndex(summaries)
     roots = regions.find_roots(index, settings.assume_forward_compiled, list(settings.roots))
     found_config, patches = _dynamo_config(summaries, {r.function for r in roots})
     dynamo = settings.dynamo.merged(found_config)

@@ -6,38 +6,150 @@ checkout resolves some 120,000 references. All of it depends only on what the fi
 about names: each file's path, module, imports, `A = B` aliases and tables of functions, the
 keys of its functions with their class, decorators, disabled flag, property flag and the
 callables they return, and its classes (bases, methods, submodules, method aliases, stored
-callables, attributes holding objects), in
-file order (the first file to claim a name keeps it). An edit inside a function body changes
-none of these, so the next phase reuses all of it; any other change starts afresh.
+callables, attributes holding objects), in file order (the first file to claim a name keeps it).
+
+An edit inside a function body changes none of these, so the next phase reuses all of it.
+An edit that changes what a file says about names (an import, a def added or renamed, a
+class's bases) drops only the entries that read that file's names (analyzer/project_reads.py
+records them): its module, the methods it defines, its top-level names; and, where a class's
+order changed, the methods of that class, since its superclasses' overrides changed. A new,
+removed or renamed file, or a key two files claim, starts afresh.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from tclint.analyzer.project_reads import EVERYTHING, TrackedIndex
 from tclint.analyzer.summary import FileSummary
+
+# The caches TrackedIndex keeps per entry, and the tables it rebuilds or patches; any other
+# name cache of ProjectIndex is kept only while no file changes its names.
+ENTRY_CACHES = ("resolved", "dotted", "mro", "wrappers", "families")
+TABLES = ("subclasses", "defs_by_name", "aliases")
 
 
 class Resolutions:
     def __init__(self) -> None:
-        self._inputs: tuple = ()
-        self._by_file: dict[int, tuple[FileSummary, tuple]] = {}  # id(summary) -> (summary, its inputs)
+        self._order: list[tuple[str, str]] = []  # (path, module) of each file, in order
+        self._by_path: dict[str, tuple[FileSummary, tuple]] = {}  # path -> (summary, its inputs)
         self.names: dict[str, Any] = {}  # ProjectIndex.name_caches() of the last index
+        self.reads: dict[tuple, frozenset] = {}  # entry of a name cache -> the names it read
+        self.last: tuple[int, int] = (0, 0)  # (files whose names changed, entries dropped) by the last index
 
-    def for_files(self, files: list[FileSummary]) -> dict[str, Any]:
-        """The name caches that still hold for `files` (none when names resolve otherwise)."""
-        by_file = {}
+    def index(self, files: list[FileSummary]) -> TrackedIndex:
+        """A project index of `files` that starts from what still holds of the last one."""
+        order = [(fs.path, fs.module) for fs in files]
+        by_path: dict[str, tuple[FileSummary, tuple]] = {}
+        changed: list[tuple[FileSummary, FileSummary]] = []
         for fs in files:
-            known = self._by_file.get(id(fs))
-            by_file[id(fs)] = known if known is not None and known[0] is fs else (fs, resolution_inputs(fs))
-        self._by_file = by_file
-        inputs = tuple(by_file[id(fs)][1] for fs in files)
-        if inputs != self._inputs:
-            self._inputs, self.names = inputs, {}
-        return self.names
+            known = self._by_path.get(fs.path)
+            if known is not None and known[0] is fs:
+                by_path[fs.path] = known
+                continue
+            by_path[fs.path] = (fs, resolution_inputs(fs))
+            if known is not None and known[1] != by_path[fs.path][1]:
+                changed.append((known[0], fs))
+        fresh = order != self._order
+        self._order, self._by_path = order, by_path
+        if fresh:
+            self.names, self.reads = {}, {}
+        elif changed:
+            for name in [n for n in self.names if n not in ENTRY_CACHES + TABLES]:
+                del self.names[name]
+        index = TrackedIndex(files, self.names, self.reads)
+        dropped = 0
+        if changed and not fresh:
+            dropped = _drop_changed(index, changed, self.reads)
+            if dropped is None:
+                self.names, self.reads = {}, {}
+                index = TrackedIndex(files, self.names, self.reads)
+        self.last = (len(changed) if not fresh else len(files), dropped or 0)
+        return index
 
     def keep(self, names: dict[str, Any]) -> None:
         """The caches of the index just used (ProjectIndex.name_caches), for the next run."""
         self.names = names
+
+
+def _drop_changed(index: TrackedIndex, changed: list[tuple[FileSummary, FileSummary]],
+                  reads: dict[tuple, frozenset]) -> int | None:
+    """Drop the entries that read a name the `changed` (old, new) files say otherwise now;
+    how many, or None when the kept caches cannot be told apart (start afresh)."""
+    dirty: set = {EVERYTHING}
+    order_changed = False
+    for old, new in changed:
+        if not new.module or _claimed_elsewhere(index, old, new):
+            return None
+        dirty.add(new.module)
+        before, after = _methods(old), _methods(new)
+        dirty |= {("method", name) for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
+        old_defs, new_defs = _top_level(old), _top_level(new)
+        renamed = {name for name in old_defs.keys() | new_defs.keys() if old_defs.get(name) != new_defs.get(name)}
+        dirty |= {("def", name) for name in renamed}
+        order_changed |= old.classes.keys() != new.classes.keys()
+        _patch_defs_by_name(index, new.module, {name: new_defs.get(name, 0) for name in renamed})
+    dropped = 0
+    pending = set(dirty)
+    while pending:
+        hit = [entry for entry, read in reads.items() if not read.isdisjoint(pending)]
+        pending = set()
+        for entry in hit:
+            index.forget(entry)
+            del reads[entry]
+            if entry[0] == "mro":  # the classes above it changed: so did whom they are overridden by
+                order_changed = True
+                cls = index.classes.get(entry[1])
+                pending |= {("method", name) for name in (cls[1].methods if cls else ())}
+        dropped += len(hit)
+        pending -= dirty
+        dirty |= pending
+    if order_changed:
+        index.forget_subclasses()
+    return dropped
+
+
+def _claimed_elsewhere(index: TrackedIndex, old: FileSummary, new: FileSummary) -> bool:
+    """Whether a key of the file (then or now) is another file's in the index: which file
+    claims it first is then what changed."""
+    for keys, table in ((new.functions, index.functions), (new.classes, index.classes)):
+        if any(table[key][0] is not new for key in keys):
+            return True
+    return any(key in index.functions for key in old.functions.keys() - new.functions.keys()) or any(
+        key in index.classes for key in old.classes.keys() - new.classes.keys())
+
+
+def _methods(fs: FileSummary) -> dict[str, list[tuple[str, str]]]:
+    """method name -> [(class key, function key)] in the file's order (ProjectIndex.methods_by_name)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for key, cls in fs.classes.items():
+        for name, fn_key in cls.methods.items():
+            out.setdefault(name, []).append((key, fn_key))
+    return out
+
+
+def _top_level(fs: FileSummary) -> dict[str, int]:
+    """Top-level name -> how many of the file's function and class keys it is (ProjectIndex._reexported)."""
+    prefix = fs.module + "."
+    out: dict[str, int] = {}
+    for key in (*fs.functions, *fs.classes):
+        if key.startswith(prefix) and "." not in key[len(prefix):]:
+            out[key[len(prefix):]] = out.get(key[len(prefix):], 0) + 1
+    return out
+
+
+def _patch_defs_by_name(index: TrackedIndex, module: str, counts: dict[str, int]) -> None:
+    """ProjectIndex's table of top-level names, if built, with the module's keys now `counts`
+    times each: its order does not matter (a name counts only where one key has it)."""
+    table = index.defs_by_name_table()
+    if table is None:
+        return
+    for name, count in counts.items():
+        key = f"{module}.{name}"
+        keys = [k for k in table.get(name, ()) if k != key] + [key] * count
+        if keys:
+            table[name] = keys
+        else:
+            table.pop(name, None)
 
 
 def resolution_inputs(fs: FileSummary) -> tuple:

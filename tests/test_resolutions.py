@@ -1,5 +1,5 @@
 """Name resolution kept between project phases (analyzer/resolutions.py): reused while the
-files say the same about names, dropped as soon as they do not, and never changing a finding."""
+files say the same about names, dropped where they do not, and never changing a finding."""
 from tclint.analyzer.api import summarize_source
 from tclint.analyzer.config import Settings
 from tclint.analyzer.project import project_diagnostics
@@ -26,14 +26,21 @@ def test_an_edit_inside_a_function_keeps_the_names_and_the_findings():
     assert again == _lint({"helpers": HELPERS, "model": edited})
 
 
-def test_a_change_in_what_a_name_means_starts_afresh():
+def test_a_change_in_what_a_name_means_drops_what_read_it():
     kept = Resolutions()
     _lint({"helpers": HELPERS, "model": MODEL}, kept)
     names = kept.names
     rebound = MODEL.replace("import bad as step", "import good as step")
     after = _lint({"helpers": HELPERS, "model": rebound}, kept)
-    assert kept.names["resolved"] is not names["resolved"]
+    assert kept.names["resolved"] is names["resolved"] and kept.last[0] == 1  # dropped from, not replaced
     assert after == _lint({"helpers": HELPERS, "model": rebound}) == []
-    # A new file that claims a name first changes the file order's verdicts too.
+
+
+def test_a_new_file_starts_afresh():
+    """A file that claims a name first changes the file order's verdicts."""
+    kept = Resolutions()
+    _lint({"helpers": HELPERS, "model": MODEL}, kept)
+    names = kept.names
     added = {"helpers": HELPERS, "model": MODEL, "more": "def bad(x):\n    return x\n"}
     assert _lint(added, kept) == _lint(added)
+    assert kept.names["resolved"] is not names["resolved"]

@@ -1,0 +1,193 @@
+"""Which names each kept resolution read, so that an edit drops only what it can change.
+
+The project index caches what it works out from names: call references resolved, dotted
+names, class orders, decorator wrappers, method families (ProjectIndex.name_caches).
+`TrackedIndex` records, for each entry it computes, the names it read:
+- a module name, for a module looked up, and for a function or class key looked up every
+  dotted prefix of the key (the module that defines the key is one of them);
+- ("method", name): which classes define a method `name` (`obj.name()` on an object of
+  unknown class, the overrides of `self.name()`);
+- ("def", name): which modules define a top-level `name` (re-exports through an `__init__.py`
+  that is not linted);
+- EVERYTHING, for a walk over every function or class.
+An entry that reads another entry reads what that one read. analyzer/resolutions.py drops the
+entries that read a name an edit changed, and keeps the rest.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from tclint.analyzer.call_refs import CallRef
+from tclint.analyzer.regions import ProjectIndex
+from tclint.analyzer.summary import FileSummary
+
+EVERYTHING = ("everything",)
+
+
+class TrackedIndex(ProjectIndex):
+    def __init__(self, files: list[FileSummary], names: dict, reads: dict[tuple, frozenset]):
+        """`reads`: entry -> the names it read, for the entries of `names` (kept between runs,
+        filled in here). An entry is (cache name, its key in that cache)."""
+        super().__init__(files, names)
+        self.reads = reads
+        self._frames: list[set] = []  # the names read by each entry being computed, innermost last
+        self._plain = (self.modules, self.functions, self.classes, self.methods_by_name)
+        self._views = tuple(_Reads(d, note, self._note_everything) for d, note in zip(
+            self._plain, (self._note_module, self._note_key, self._note_key, self._note_method)))
+        self._interned: dict[frozenset, frozenset] = {}
+
+    # -- recording ----------------------------------------------------------------------
+    def _start(self) -> None:
+        if not self._frames:
+            self.modules, self.functions, self.classes, self.methods_by_name = self._views
+        self._frames.append(set())
+
+    def _finish(self, entry: tuple) -> None:
+        read = self._frames.pop()
+        self.reads[entry] = self._interned.setdefault(frozenset(read), frozenset(read))
+        if self._frames:
+            self._frames[-1] |= read
+        else:
+            self.modules, self.functions, self.classes, self.methods_by_name = self._plain
+
+    def _reuse(self, entry: tuple) -> None:
+        if self._frames:
+            self._frames[-1] |= self.reads.get(entry, ())  # none: a guard against cyclic bases
+
+    def _note_module(self, module: str) -> None:
+        self._frames[-1].add(module)
+
+    def _note_key(self, key: str) -> None:
+        frame = self._frames[-1]
+        frame.add(key)
+        i = key.find(".")
+        while i != -1:
+            frame.add(key[:i])
+            i = key.find(".", i + 1)
+
+    def _note_method(self, name: str) -> None:
+        self._frames[-1].add(("method", name))
+
+    def _note_everything(self) -> None:
+        self._frames[-1].add(EVERYTHING)
+
+    def _computed(self, entry: tuple, compute: Callable[[], Any]) -> Any:
+        self._start()
+        try:
+            return compute()
+        finally:
+            self._finish(entry)
+
+    # -- what an edit drops (analyzer/resolutions.py) ---------------------------------------
+    def forget(self, entry: tuple) -> None:
+        cache, key = entry
+        {"resolved": self._resolved, "dotted": self._dotted, "mro": self._mro, "wrappers": self._wrappers,
+         "families": self._families}[cache].pop(key, None)
+
+    def forget_subclasses(self) -> None:
+        self._subclasses = None  # rebuilt from the classes' orders on first use
+
+    def defs_by_name_table(self) -> dict[str, list[str]] | None:
+        return self._defs_by_name
+
+    # -- the cached lookups ---------------------------------------------------------------
+    def resolve_ref(self, ref: CallRef) -> tuple[str, ...]:
+        found = self._resolved.get(ref)
+        if found is None:
+            return self._computed(("resolved", ref), lambda: super(TrackedIndex, self).resolve_ref(ref))
+        if self._frames:
+            self._reuse(("resolved", ref))
+        return found
+
+    def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[str, str] | None:
+        if depth:
+            return super().resolve_dotted(dotted, depth)
+        if dotted not in self._dotted:
+            return self._computed(("dotted", dotted), lambda: super(TrackedIndex, self).resolve_dotted(dotted))
+        if self._frames:
+            self._reuse(("dotted", dotted))
+        return self._dotted[dotted]
+
+    def mro(self, class_key: str) -> list[str]:
+        found = self._mro.get(class_key)
+        if found is None:
+            return self._computed(("mro", class_key), lambda: super(TrackedIndex, self).mro(class_key))
+        if self._frames:
+            self._reuse(("mro", class_key))
+        return found
+
+    def wrappers(self, key: str) -> list[str]:
+        found = self._wrappers.get(key)
+        if found is None:
+            return self._computed(("wrappers", key), lambda: super(TrackedIndex, self).wrappers(key))
+        if self._frames:
+            self._reuse(("wrappers", key))
+        return found
+
+    def _one_family(self, name: str) -> bool:
+        found = self._families.get(name)
+        if found is None:
+            return self._computed(("families", name), lambda: super(TrackedIndex, self)._one_family(name))
+        if self._frames:
+            self._reuse(("families", name))
+        return found
+
+    def _reexported(self, dotted: str) -> tuple[str, str] | None:
+        if self._frames:  # the table of top-level names is built from the files, not read here
+            self._frames[-1].add(("def", dotted.rpartition(".")[2]))
+        return super()._reexported(dotted)
+
+    def _overrides(self, class_key: str, name: str) -> list[str]:
+        if self._subclasses is None:
+            # Built over every class: each class's order records its own reads, and which
+            # subclasses define `name` is what ("method", name) stands for (resolutions.py).
+            frames, self._frames = self._frames, []
+            views = self.modules, self.functions, self.classes, self.methods_by_name
+            self.modules, self.functions, self.classes, self.methods_by_name = self._plain
+            try:
+                super()._overrides(class_key, name)
+            finally:
+                self._frames = frames
+                self.modules, self.functions, self.classes, self.methods_by_name = views
+        if self._frames:
+            self._note_method(name)
+        return super()._overrides(class_key, name)
+
+
+class _Reads:
+    """A dict whose lookups note what they read (iteration reads EVERYTHING)."""
+
+    __slots__ = ("_d", "_note", "_all")
+
+    def __init__(self, d: dict, note: Callable[[Any], None], note_all: Callable[[], None]) -> None:
+        self._d = d
+        self._note = note
+        self._all = note_all
+
+    def __getitem__(self, key):
+        self._note(key)
+        return self._d[key]
+
+    def get(self, key, default=None):
+        self._note(key)
+        return self._d.get(key, default)
+
+    def __contains__(self, key) -> bool:
+        self._note(key)
+        return key in self._d
+
+    def __iter__(self):
+        self._all()
+        return iter(self._d)
+
+    def items(self):
+        self._all()
+        return self._d.items()
+
+    def values(self):
+        self._all()
+        return self._d.values()
+
+    def __len__(self) -> int:
+        self._all()
+        return len(self._d)

@@ -1,0 +1,203 @@
+"""Differential test of the project phase after edits that change names: with the name
+resolutions kept from run to run (analyzer/resolutions.py), every finding, and every kept
+resolution, equals what a fresh whole-project run works out.
+
+A small package of a few modules calls across files, derives classes across files and
+compiles some functions. Seeded random edits change what the files say about names: an
+import added or removed (also a name the package re-exports), a def or method added or
+renamed, a class's base changed, a decorator added or removed. Imports and bases only point
+to modules earlier in the package, so no class derives from itself. The short run is CI's;
+`TCLINT_PROJECT_DIFFERENTIAL=long` runs many more seeds and edits once.
+"""
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from tclint.analyzer.api import summarize_source
+from tclint.analyzer.config import Settings
+from tclint.analyzer.project import project_diagnostics
+from tclint.analyzer.regions import ProjectIndex
+from tclint.analyzer.resolutions import Resolutions
+
+LONG = os.environ.get("TCLINT_PROJECT_DIFFERENTIAL") == "long"
+SEEDS = range(40) if LONG else range(4)
+EDITS = 120 if LONG else 30
+MODULES = 4
+FUNCTIONS = ("f0", "f1", "f2", "f3")
+CLASSES = ("C0", "C1", "C2")
+METHODS = ("forward", "solve", "integrate")
+DECORATORS = ("torch.compile", "torch.compiler.disable")
+
+
+def _body(rng: random.Random, i: int, method: bool) -> str:
+    options = ["x.sum().item()", "x * 2", f"{rng.choice(FUNCTIONS + CLASSES)}(x)", f"obj.{rng.choice(METHODS)}(x)"]
+    if i:
+        options.append(f"m{rng.randrange(i)}.{rng.choice(FUNCTIONS)}(x)")
+    if method:
+        options += [f"self.{rng.choice(METHODS)}(x)", f"super().{rng.choice(METHODS)}(x)"]
+    return rng.choice(options)
+
+
+def _base(rng: random.Random, i: int, name: str) -> str:
+    options = ["nn.Module", "object"] + [c for c in CLASSES if c < name]
+    if i:
+        options.append(f"m{rng.randrange(i)}.{rng.choice(CLASSES)}")
+    return rng.choice(options)
+
+
+def _import(rng: random.Random, i: int) -> str:
+    j = rng.randrange(i)
+    return rng.choice([f"from pkg.m{j} import {rng.choice(FUNCTIONS + CLASSES)}", f"from pkg import m{j}",
+                       f"from pkg import {rng.choice(FUNCTIONS)}"])  # pkg/__init__.py is not linted: a re-export
+
+
+def _module(rng: random.Random, i: int) -> dict:
+    m = {"imports": [], "defs": {}, "classes": {}, "decorated": {}}
+    if i:
+        m["imports"] = [_import(rng, i) for _ in range(rng.randint(1, 3))]
+    for name in rng.sample(FUNCTIONS, 2):
+        m["defs"][name] = _body(rng, i, False)
+    for name in rng.sample(CLASSES, 2):
+        m["classes"][name] = {"base": _base(rng, i, name),
+                              "methods": {meth: _body(rng, i, True) for meth in rng.sample(METHODS, 2)}}
+    return m
+
+
+def _text(m: dict) -> str:
+    out = ["import torch", "from torch import nn", *m["imports"], ""]
+    for name, body in m["defs"].items():
+        if name in m["decorated"]:
+            out.append(f"@{m['decorated'][name]}")
+        out += [f"def {name}(x, obj=None):", f"    return {body}", ""]
+    for name, cls in m["classes"].items():
+        out.append(f"class {name}({cls['base']}):")
+        out += [line for meth, body in cls["methods"].items() for line in (f"    def {meth}(self, x, obj=None):",
+                                                                            f"        return {body}")]
+        out.append("")
+    return "\n".join(out)
+
+
+def _edit(rng: random.Random, i: int, m: dict) -> str:
+    """One edit that changes what module `i` says about names; returns its kind."""
+    kinds = ["def added", "def renamed", "method added", "method renamed", "base changed", "decorator"]
+    if i:
+        kinds += ["import added", "import removed"]
+    kind = rng.choice(kinds)
+    if kind == "import added":
+        m["imports"].append(_import(rng, i))
+    elif kind == "import removed" and m["imports"]:
+        m["imports"].pop(rng.randrange(len(m["imports"])))
+    elif kind == "def added":
+        m["defs"].setdefault(rng.choice(FUNCTIONS), _body(rng, i, False))
+    elif kind == "def renamed" and m["defs"]:
+        old, new = rng.choice(list(m["defs"])), rng.choice(FUNCTIONS)
+        m["defs"] = {new if name == old else name: body for name, body in m["defs"].items()}
+        if old in m["decorated"]:
+            m["decorated"][new] = m["decorated"].pop(old)
+    elif kind.startswith("method") and m["classes"]:
+        methods = m["classes"][rng.choice(list(m["classes"]))]["methods"]
+        if kind == "method added":
+            methods.setdefault(rng.choice(METHODS), _body(rng, i, True))
+        elif methods:
+            old, new = rng.choice(list(methods)), rng.choice(METHODS)
+            methods.update({new: methods.pop(old)})
+    elif kind == "base changed" and m["classes"]:
+        name = rng.choice(list(m["classes"]))
+        m["classes"][name]["base"] = _base(rng, i, name)
+    elif kind == "decorator" and m["defs"]:
+        name = rng.choice(list(m["defs"]))
+        if m["decorated"].pop(name, None) is None:
+            m["decorated"][name] = rng.choice(DECORATORS)
+    return kind
+
+
+def _summary(i: int, m: dict):
+    return summarize_source(_text(m), f"/proj/pkg/m{i}.py", f"pkg.m{i}")
+
+
+def _stale(kept: Resolutions, summaries) -> list[str]:
+    """Kept resolutions that a fresh index of the same files works out otherwise."""
+    fresh = ProjectIndex(summaries)
+    ask = {"resolved": fresh.resolve_ref, "dotted": fresh.resolve_dotted, "mro": fresh.mro,
+           "wrappers": fresh.wrappers, "families": fresh._one_family}
+    out = []
+    for cache, resolve in ask.items():
+        for key, value in list((kept.names.get(cache) or {}).items()):
+            if resolve(key) != value:
+                out.append(f"{cache}[{key!r}] = {value!r}, fresh: {resolve(key)!r}")
+    return out
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_findings_after_name_changing_edits_equal_a_fresh_run(seed):
+    rng = random.Random(seed)
+    modules = [_module(rng, i) for i in range(MODULES)]
+    summaries = [_summary(i, m) for i, m in enumerate(modules)]
+    kept = Resolutions()
+    project_diagnostics(summaries, Settings(), kept)
+    reused = 0
+    for step in range(EDITS):
+        i = rng.randrange(MODULES)
+        kind = _edit(rng, i, modules[i])
+        summaries[i] = _summary(i, modules[i])
+        incremental = project_diagnostics(summaries, Settings(), kept)
+        where = f"seed {seed}, edit {step} ({kind} in m{i}):\n{_text(modules[i])}"
+        assert incremental == project_diagnostics(summaries, Settings()), where
+        assert _stale(kept, summaries) == [], where
+        reused += bool(kept.names.get("resolved"))
+    assert reused  # the kept caches were in use, not started afresh each time
+
+
+HELPERS = "def bad(x):\n    return x.sum().item()\n\n\ndef good(x):\n    return x * 2\n"
+MODEL = ("import torch\nfrom helpers import bad as step\n\n\nclass Net(torch.nn.Module):\n"
+         "    def forward(self, x):\n        return step(x)\n")
+OTHER = "import torch\n\n\nclass Other(torch.nn.Module):\n    def forward(self, x):\n        return x.sum().item()\n"
+
+
+def _lint(texts: dict[str, str], resolutions: Resolutions | None = None):
+    summaries = [summarize_source(text, f"/p/{name}.py", name) for name, text in texts.items()]
+    return project_diagnostics(summaries, Settings(), resolutions)
+
+
+def test_an_import_edit_drops_only_what_read_the_edited_module():
+    kept = Resolutions()
+    _lint({"helpers": HELPERS, "model": MODEL, "other": OTHER}, kept)
+    other_mro = kept.names["mro"]["other.Other"]
+    rebound = MODEL.replace("import bad as step", "import good as step")
+    after = _lint({"helpers": HELPERS, "model": rebound, "other": OTHER}, kept)
+    assert after == _lint({"helpers": HELPERS, "model": rebound, "other": OTHER})
+    assert [d.path for d in after] == ["/p/other.py"]  # model's break is gone, other's stays
+    assert kept.last[0] == 1 and kept.last[1] > 0  # one file changed its names; some entries went
+    assert kept.names["mro"]["other.Other"] is other_mro  # what read only other.py stayed
+
+
+SOLVER = ("import torch\n\n\nclass Euler:\n    def integrate(self, x):\n        return x * 2\n\n\n"
+          "class Net(torch.nn.Module):\n    def forward(self, x, solver=None):\n        return solver.integrate(x)\n")
+STEPS = "class Midpoint:\n    def other(self, x):\n        return x.sum().item()\n"
+
+
+def test_a_method_added_in_another_file_joins_what_obj_method_can_run():
+    kept = Resolutions()
+    before = {"solver": SOLVER, "steps": STEPS}
+    assert _lint(before, kept) == []
+    after = {"solver": SOLVER, "steps": STEPS.replace("def other", "def integrate")}
+    found = _lint(after, kept)
+    assert found == _lint(after) and [(d.path, d.code) for d in found] == [("/p/steps.py", "TC102")]
+
+
+BASE = "import torch\n\n\nclass Base(torch.nn.Module):\n    def forward(self, x):\n        return self.solve(x)\n"
+MIDDLE = "class Middle(object):\n    pass\n"
+LEAF = "from middle import Middle\n\n\nclass Leaf(Middle):\n    def solve(self, x):\n        return x.sum().item()\n"
+
+
+def test_a_class_that_becomes_a_subclass_through_another_file_overrides_its_methods():
+    """middle.py now derives Middle from Base: Leaf, in a file not edited, overrides Base.solve."""
+    kept = Resolutions()
+    before = {"base": BASE, "middle": MIDDLE, "leaf": LEAF}
+    assert _lint(before, kept) == []
+    after = {**before, "middle": "from base import Base\n\n\nclass Middle(Base):\n    pass\n"}
+    found = _lint(after, kept)
+    assert found == _lint(after) and [(d.path, d.code) for d in found] == [("/p/leaf.py", "TC102")]
