@@ -1,7 +1,8 @@
 """Which names each kept resolution read, so that an edit drops only what it can change.
 
 The project index caches what it works out from names: call references resolved, dotted
-names, class orders, decorator wrappers, method families (ProjectIndex.name_caches).
+names, class orders, decorator wrappers, method families (ProjectIndex.name_caches), and here
+which classes are nn.Modules (asked of every class, for the roots, on every run).
 `TrackedIndex` records, for each entry it computes, the names it read:
 - a module name, for a module looked up, and for a function or class key looked up every
   dotted prefix of the key (the module that defines the key is one of them);
@@ -25,11 +26,15 @@ EVERYTHING = ("everything",)
 
 
 class TrackedIndex(ProjectIndex):
-    def __init__(self, files: list[FileSummary], names: dict, reads: dict[tuple, frozenset]):
+    def __init__(self, files: list[FileSummary], names: dict, reads: dict[tuple, frozenset],
+                 readers: dict[Any, set] | None = None):
         """`reads`: entry -> the names it read, for the entries of `names` (kept between runs,
-        filled in here). An entry is (cache name, its key in that cache)."""
+        filled in here). An entry is (cache name, its key in that cache). `readers`, where
+        kept: name -> the entries that read it (and maybe some since dropped), kept up to date."""
         super().__init__(files, names)
+        self._module_classes: dict[str, bool] = names.get("module_classes", {})
         self.reads = reads
+        self.readers = readers
         self._frames: list[set] = []  # the names read by each entry being computed, innermost last
         self._plain = (self.modules, self.functions, self.classes, self.methods_by_name)
         self._views = tuple(_Reads(d, note, self._note_everything) for d, note in zip(
@@ -45,6 +50,9 @@ class TrackedIndex(ProjectIndex):
     def _finish(self, entry: tuple) -> None:
         read = self._frames.pop()
         self.reads[entry] = self._interned.setdefault(frozenset(read), frozenset(read))
+        if self.readers is not None:
+            for name in read:
+                self.readers.setdefault(name, set()).add(entry)
         if self._frames:
             self._frames[-1] |= read
         else:
@@ -78,11 +86,14 @@ class TrackedIndex(ProjectIndex):
         finally:
             self._finish(entry)
 
+    def name_caches(self) -> dict:
+        return {**super().name_caches(), "module_classes": self._module_classes}
+
     # -- what an edit drops (analyzer/resolutions.py) ---------------------------------------
     def forget(self, entry: tuple) -> None:
         cache, key = entry
         {"resolved": self._resolved, "dotted": self._dotted, "mro": self._mro, "wrappers": self._wrappers,
-         "families": self._families}[cache].pop(key, None)
+         "families": self._families, "module_classes": self._module_classes}[cache].pop(key, None)
 
     def forget_subclasses(self) -> None:
         self._subclasses = None  # rebuilt from the classes' orders on first use
@@ -130,6 +141,16 @@ class TrackedIndex(ProjectIndex):
             return self._computed(("families", name), lambda: super(TrackedIndex, self)._one_family(name))
         if self._frames:
             self._reuse(("families", name))
+        return found
+
+    def is_module_class(self, class_key: str) -> bool:
+        """Cached here (every run asks it of every class with a forward, for the roots)."""
+        found = self._module_classes.get(class_key)
+        if found is None:
+            found = self._module_classes[class_key] = self._computed(
+                ("module_classes", class_key), lambda: super(TrackedIndex, self).is_module_class(class_key))
+        elif self._frames:
+            self._reuse(("module_classes", class_key))
         return found
 
     def _reexported(self, dotted: str) -> tuple[str, str] | None:

@@ -24,7 +24,7 @@ from tclint.analyzer.summary import FileSummary
 
 # The caches TrackedIndex keeps per entry, and the tables it rebuilds or patches; any other
 # name cache of ProjectIndex is kept only while no file changes its names.
-ENTRY_CACHES = ("resolved", "dotted", "mro", "wrappers", "families")
+ENTRY_CACHES = ("resolved", "dotted", "mro", "wrappers", "families", "module_classes")
 TABLES = ("subclasses", "defs_by_name", "aliases")
 
 
@@ -34,6 +34,7 @@ class Resolutions:
         self._by_path: dict[str, tuple[FileSummary, tuple]] = {}  # path -> (summary, its inputs)
         self.names: dict[str, Any] = {}  # ProjectIndex.name_caches() of the last index
         self.reads: dict[tuple, frozenset] = {}  # entry of a name cache -> the names it read
+        self.readers: dict[Any, set] | None = None  # name -> entries that read it; built at the first drop
         self.last: tuple[int, int] = (0, 0)  # (files whose names changed, entries dropped) by the last index
 
     def index(self, files: list[FileSummary]) -> TrackedIndex:
@@ -52,18 +53,20 @@ class Resolutions:
         fresh = order != self._order
         self._order, self._by_path = order, by_path
         if fresh:
-            self.names, self.reads = {}, {}
+            self.names, self.reads, self.readers = {}, {}, None
         elif changed:
             for name in [n for n in self.names if n not in ENTRY_CACHES + TABLES]:
                 del self.names[name]
-        index = TrackedIndex(files, self.names, self.reads)
+        if changed and not fresh and self.readers is None:
+            self.readers = _readers(self.reads)
+        index = TrackedIndex(files, self.names, self.reads, self.readers)
         dropped = 0
         if changed and not fresh:
-            dropped = _drop_changed(index, changed, self.reads)
+            dropped = _drop_changed(index, changed, self.reads, self.readers)
             if dropped is None:
-                self.names, self.reads = {}, {}
+                self.names, self.reads, self.readers = {}, {}, None
                 index = TrackedIndex(files, self.names, self.reads)
-        self.last = (len(changed) if not fresh else len(files), dropped or 0)
+        self.last = (len(files) if fresh or dropped is None else len(changed), dropped or 0)
         return index
 
     def keep(self, names: dict[str, Any]) -> None:
@@ -71,8 +74,16 @@ class Resolutions:
         self.names = names
 
 
+def _readers(reads: dict[tuple, frozenset]) -> dict[Any, set]:
+    readers: dict[Any, set] = {}
+    for entry, read in reads.items():
+        for name in read:
+            readers.setdefault(name, set()).add(entry)
+    return readers
+
+
 def _drop_changed(index: TrackedIndex, changed: list[tuple[FileSummary, FileSummary]],
-                  reads: dict[tuple, frozenset]) -> int | None:
+                  reads: dict[tuple, frozenset], readers: dict[Any, set]) -> int | None:
     """Drop the entries that read a name the `changed` (old, new) files say otherwise now;
     how many, or None when the kept caches cannot be told apart (start afresh)."""
     dirty: set = {EVERYTHING}
@@ -91,7 +102,7 @@ def _drop_changed(index: TrackedIndex, changed: list[tuple[FileSummary, FileSumm
     dropped = 0
     pending = set(dirty)
     while pending:
-        hit = [entry for entry, read in reads.items() if not read.isdisjoint(pending)]
+        hit = {entry for name in pending for entry in readers.pop(name, ()) if entry in reads}
         pending = set()
         for entry in hit:
             index.forget(entry)

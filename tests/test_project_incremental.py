@@ -122,7 +122,7 @@ def _stale(kept: Resolutions, summaries) -> list[str]:
     """Kept resolutions that a fresh index of the same files works out otherwise."""
     fresh = ProjectIndex(summaries)
     ask = {"resolved": fresh.resolve_ref, "dotted": fresh.resolve_dotted, "mro": fresh.mro,
-           "wrappers": fresh.wrappers, "families": fresh._one_family}
+           "wrappers": fresh.wrappers, "families": fresh._one_family, "module_classes": fresh.is_module_class}
     out = []
     for cache, resolve in ask.items():
         for key, value in list((kept.names.get(cache) or {}).items()):
