@@ -137,7 +137,7 @@ def edit_line(text: str) -> int | None:
     return min(sorted(set(candidates)), key=lambda i: abs(i - middle))
 
 
-EDIT_KINDS = ("def", "import", "module", "class", "decorator")
+EDIT_KINDS = ("def", "import", "module", "class", "decorator", "newdef")
 
 
 def _whole_line(lines: list[str], node: ast.stmt) -> bool:
@@ -154,7 +154,8 @@ def edit_sites(text: str) -> dict[str, tuple[int, str]]:
     def: ` + 0` on an assignment in a function body (edit_line); import: `; import os` after
     an import of the import block; module: ` or None` on a module-level assignment (a value
     functions may read); class: ` or None` on a class attribute; decorator: `@torch.compile`
-    added above a top-level function (a method when there is none)."""
+    added above a top-level function (a method when there is none); newdef: a function added
+    at the end of the file (a new name)."""
     sites: dict[str, tuple[int, str]] = {}
     lines = text.split("\n")
     line = edit_line(text)
@@ -182,6 +183,7 @@ def edit_sites(text: str) -> dict[str, tuple[int, str]]:
         original = lines[fn.lineno - 1]
         indent = original[: len(original) - len(original.lstrip())]
         sites["decorator"] = (fn.lineno - 1, f"{indent}@torch.compile\n{original}")
+    sites["newdef"] = (len(lines) - 1, f"{lines[-1]}\n\ndef tclint_bench_new_def(x):\n    return x\n")
     return {kind: sites[kind] for kind in EDIT_KINDS if kind in sites}
 
 
