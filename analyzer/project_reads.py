@@ -60,7 +60,7 @@ class TrackedIndex(ProjectIndex):
 
     def _reuse(self, entry: tuple) -> None:
         if self._frames:
-            self._frames[-1] |= self.reads.get(entry, ())  # none: a guard against cyclic bases
+            self._frames[-1].update(self.reads.get(entry, ()))  # none: a guard of cyclic bases
 
     def _note_module(self, module: str) -> None:
         self._frames[-1].add(module)

@@ -201,3 +201,12 @@ def test_a_class_that_becomes_a_subclass_through_another_file_overrides_its_meth
     after = {**before, "middle": "from base import Base\n\n\nclass Middle(Base):\n    pass\n"}
     found = _lint(after, kept)
     assert found == _lint(after) and [(d.path, d.code) for d in found] == [("/p/leaf.py", "TC102")]
+
+
+def test_a_class_that_names_itself_as_its_base_is_linted_as_a_fresh_run_lints_it():
+    """`class Config(Config)` (a modular transformers file re-defines an imported name) makes
+    a cycle the class order guards against: reading that guard while kept must not fail."""
+    texts = {"m": "import torch\n\n\nclass A(A, torch.nn.Module):\n    def forward(self, x):\n        return self.helper(x)\n\n"
+                  "    def helper(self, x):\n        return x.sum().item()\n"}
+    kept = Resolutions()
+    assert _lint(texts, kept) == _lint(texts) != []
