@@ -10,6 +10,7 @@ which classes are nn.Modules (asked of every class, for the roots, on every run)
   unknown class, the overrides of `self.name()`);
 - ("def", name): which modules define a top-level `name` (re-exports through an `__init__.py`
   that is not linted);
+- SUBCLASSES, for the subclasses of a class read other than for its methods' overrides;
 - EVERYTHING, for a walk over every function or class.
 An entry that reads another entry reads what that one read. analyzer/resolutions.py drops the
 entries that read a name an edit changed, and keeps the rest.
@@ -23,23 +24,25 @@ from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.summary import FileSummary
 
 EVERYTHING = ("everything",)
+SUBCLASSES = ("subclasses",)
 
 
 class TrackedIndex(ProjectIndex):
     def __init__(self, files: list[FileSummary], names: dict, reads: dict[tuple, frozenset],
-                 readers: dict[Any, set] | None = None):
-        """`reads`: entry -> the names it read, for the entries of `names` (kept between runs,
-        filled in here). An entry is (cache name, its key in that cache). `readers`, where
-        kept: name -> the entries that read it (and maybe some since dropped), kept up to date."""
+                 groups: dict[frozenset, set]):
+        """`reads`: entry -> the names it read, for the entries of `names`; `groups`: names
+        read -> the entries that read just those (both kept between runs, filled in here). An
+        entry is (cache name, its key in that cache)."""
         super().__init__(files, names)
         self._module_classes: dict[str, bool] = names.get("module_classes", {})
         self.reads = reads
-        self.readers = readers
+        self.groups = groups
         self._frames: list[set] = []  # the names read by each entry being computed, innermost last
         self._plain = (self.modules, self.functions, self.classes, self.methods_by_name)
         self._views = tuple(_Reads(d, note, self._note_everything) for d, note in zip(
             self._plain, (self._note_module, self._note_key, self._note_key, self._note_method)))
         self._interned: dict[frozenset, frozenset] = {}
+        self._overriding = 0  # inside _overrides, which notes ("method", name) instead of SUBCLASSES
 
     # -- recording ----------------------------------------------------------------------
     def _start(self) -> None:
@@ -49,10 +52,8 @@ class TrackedIndex(ProjectIndex):
 
     def _finish(self, entry: tuple) -> None:
         read = self._frames.pop()
-        self.reads[entry] = self._interned.setdefault(frozenset(read), frozenset(read))
-        if self.readers is not None:
-            for name in read:
-                self.readers.setdefault(name, set()).add(entry)
+        read_now = self.reads[entry] = self._interned.setdefault(frozenset(read), frozenset(read))
+        self.groups.setdefault(read_now, set()).add(entry)
         if self._frames:
             self._frames[-1] |= read
         else:
@@ -60,7 +61,7 @@ class TrackedIndex(ProjectIndex):
 
     def _reuse(self, entry: tuple) -> None:
         if self._frames:
-            self._frames[-1].update(self.reads.get(entry, ()))  # none: a guard of cyclic bases
+            self._frames[-1].update(self.reads.get(entry, ()))  # none: the guard of a cyclic base
 
     def _note_module(self, module: str) -> None:
         self._frames[-1].add(module)
@@ -158,21 +159,31 @@ class TrackedIndex(ProjectIndex):
             self._frames[-1].add(("def", dotted.rpartition(".")[2]))
         return super()._reexported(dotted)
 
-    def _overrides(self, class_key: str, name: str) -> list[str]:
+    def subclasses(self, class_key: str) -> list[str]:
         if self._subclasses is None:
-            # Built over every class: each class's order records its own reads, and which
-            # subclasses define `name` is what ("method", name) stands for (resolutions.py).
+            # Built over every class, with none of its reads noted here: each class's order
+            # records its own, and a change of one notes SUBCLASSES (resolutions.py).
             frames, self._frames = self._frames, []
             views = self.modules, self.functions, self.classes, self.methods_by_name
             self.modules, self.functions, self.classes, self.methods_by_name = self._plain
             try:
-                super()._overrides(class_key, name)
+                super().subclasses(class_key)
             finally:
                 self._frames = frames
                 self.modules, self.functions, self.classes, self.methods_by_name = views
+        if self._frames and not self._overriding:
+            self._frames[-1].add(SUBCLASSES)
+        return super().subclasses(class_key)
+
+    def _overrides(self, class_key: str, name: str) -> list[str]:
+        """Which subclasses define `name` changes only where ("method", name) does."""
         if self._frames:
             self._note_method(name)
-        return super()._overrides(class_key, name)
+        self._overriding += 1
+        try:
+            return super()._overrides(class_key, name)
+        finally:
+            self._overriding -= 1
 
 
 class _Reads:

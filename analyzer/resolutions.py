@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tclint.analyzer.project_reads import EVERYTHING, TrackedIndex
+from tclint.analyzer.project_reads import EVERYTHING, SUBCLASSES, TrackedIndex
 from tclint.analyzer.summary import FileSummary
 
 # The caches TrackedIndex keeps per entry, and the tables it rebuilds or patches; any other
@@ -34,7 +34,7 @@ class Resolutions:
         self._by_path: dict[str, tuple[FileSummary, tuple]] = {}  # path -> (summary, its inputs)
         self.names: dict[str, Any] = {}  # ProjectIndex.name_caches() of the last index
         self.reads: dict[tuple, frozenset] = {}  # entry of a name cache -> the names it read
-        self.readers: dict[Any, set] | None = None  # name -> entries that read it; built at the first drop
+        self.groups: dict[frozenset, set] = {}  # names read -> the entries that read just those
         self.last: tuple[int, int] = (0, 0)  # (files whose names changed, entries dropped) by the last index
 
     def index(self, files: list[FileSummary]) -> TrackedIndex:
@@ -53,19 +53,17 @@ class Resolutions:
         fresh = order != self._order
         self._order, self._by_path = order, by_path
         if fresh:
-            self.names, self.reads, self.readers = {}, {}, None
+            self.names, self.reads, self.groups = {}, {}, {}
         elif changed:
             for name in [n for n in self.names if n not in ENTRY_CACHES + TABLES]:
                 del self.names[name]
-        if changed and not fresh and self.readers is None:
-            self.readers = _readers(self.reads)
-        index = TrackedIndex(files, self.names, self.reads, self.readers)
+        index = TrackedIndex(files, self.names, self.reads, self.groups)
         dropped = 0
         if changed and not fresh:
-            dropped = _drop_changed(index, changed, self.reads, self.readers)
+            dropped = _drop_changed(index, changed, self.reads, self.groups)
             if dropped is None:
-                self.names, self.reads, self.readers = {}, {}, None
-                index = TrackedIndex(files, self.names, self.reads)
+                self.names, self.reads, self.groups = {}, {}, {}
+                index = TrackedIndex(files, self.names, self.reads, self.groups)
         self.last = (len(files) if fresh or dropped is None else len(changed), dropped or 0)
         return index
 
@@ -74,20 +72,11 @@ class Resolutions:
         self.names = names
 
 
-def _readers(reads: dict[tuple, frozenset]) -> dict[Any, set]:
-    readers: dict[Any, set] = {}
-    for entry, read in reads.items():
-        for name in read:
-            readers.setdefault(name, set()).add(entry)
-    return readers
-
-
 def _drop_changed(index: TrackedIndex, changed: list[tuple[FileSummary, FileSummary]],
-                  reads: dict[tuple, frozenset], readers: dict[Any, set]) -> int | None:
+                  reads: dict[tuple, frozenset], groups: dict[frozenset, set]) -> int | None:
     """Drop the entries that read a name the `changed` (old, new) files say otherwise now;
     how many, or None when the kept caches cannot be told apart (start afresh)."""
     dirty: set = {EVERYTHING}
-    order_changed = False
     for old, new in changed:
         if not new.module or _claimed_elsewhere(index, old, new):
             return None
@@ -97,24 +86,26 @@ def _drop_changed(index: TrackedIndex, changed: list[tuple[FileSummary, FileSumm
         old_defs, new_defs = _top_level(old), _top_level(new)
         renamed = {name for name in old_defs.keys() | new_defs.keys() if old_defs.get(name) != new_defs.get(name)}
         dirty |= {("def", name) for name in renamed}
-        order_changed |= old.classes.keys() != new.classes.keys()
+        if old.classes.keys() != new.classes.keys():
+            dirty.add(SUBCLASSES)
         _patch_defs_by_name(index, new.module, {name: new_defs.get(name, 0) for name in renamed})
     dropped = 0
     pending = set(dirty)
     while pending:
-        hit = {entry for name in pending for entry in readers.pop(name, ()) if entry in reads}
+        # Entries that read alike share one set of names: each such set is tested once.
+        hit_groups = [read for read in groups if not read.isdisjoint(pending)]
+        hit = [entry for read in hit_groups for entry in groups.pop(read)]
         pending = set()
         for entry in hit:
             index.forget(entry)
-            del reads[entry]
-            if entry[0] == "mro":  # the classes above it changed: so did whom they are overridden by
-                order_changed = True
+            reads.pop(entry, None)  # an entry computed twice in one run sits in two groups
+            if entry[0] == "mro":  # the classes above it changed: so did their subclasses and overrides
                 cls = index.classes.get(entry[1])
-                pending |= {("method", name) for name in (cls[1].methods if cls else ())}
+                pending |= {SUBCLASSES, *(("method", name) for name in (cls[1].methods if cls else ()))}
         dropped += len(hit)
         pending -= dirty
         dirty |= pending
-    if order_changed:
+    if SUBCLASSES in dirty:
         index.forget_subclasses()
     return dropped
 

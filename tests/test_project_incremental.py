@@ -6,7 +6,8 @@ A small package of a few modules calls across files, derives classes across file
 compiles some functions. Seeded random edits change what the files say about names: an
 import added or removed (also a name the package re-exports), a def or method added or
 renamed, a class's base changed, a decorator added or removed. Imports and bases only point
-to modules earlier in the package, so no class derives from itself. The short run is CI's;
+to modules earlier in the package, so the only cycle is a class named as its own base (as
+`class Config(Config)` in modular transformers files). The short run is CI's;
 `TCLINT_PROJECT_DIFFERENTIAL=long` runs many more seeds and edits once.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ import random
 import pytest
 
 from tclint.analyzer.api import summarize_source
+from tclint.analyzer.call_refs import Named
 from tclint.analyzer.config import Settings
 from tclint.analyzer.project import project_diagnostics
 from tclint.analyzer.regions import ProjectIndex
@@ -42,7 +44,7 @@ def _body(rng: random.Random, i: int, method: bool) -> str:
 
 
 def _base(rng: random.Random, i: int, name: str) -> str:
-    options = ["nn.Module", "object"] + [c for c in CLASSES if c < name]
+    options = ["nn.Module", "object", name] + [c for c in CLASSES if c < name]  # `class C1(C1)`: itself
     if i:
         options.append(f"m{rng.randrange(i)}.{rng.choice(CLASSES)}")
     return rng.choice(options)
@@ -210,3 +212,16 @@ def test_a_class_that_names_itself_as_its_base_is_linted_as_a_fresh_run_lints_it
                   "    def helper(self, x):\n        return x.sum().item()\n"}
     kept = Resolutions()
     assert _lint(texts, kept) == _lint(texts) != []
+
+
+def test_a_resolution_that_reads_subclasses_is_dropped_when_a_class_becomes_one(monkeypatch):
+    """Today only the overrides of `self.method()` read a class's subclasses, through ("method",
+    name); any other resolution that reads them is dropped once a class's bases change."""
+    monkeypatch.setattr(ProjectIndex, "_resolve_wrapped", lambda self, ref: list(self.subclasses(ref.dotted)))
+    kept = Resolutions()
+    first = [summarize_source("class A:\n    pass\n", "/p/a.py", "a"), summarize_source("class B:\n    pass\n", "/p/b.py", "b")]
+    index = kept.index(first)
+    assert index.resolve_ref(Named("a.A")) == ()
+    kept.keep(index.name_caches())
+    derived = summarize_source("from a import A\n\n\nclass B(A):\n    pass\n", "/p/b.py", "b")
+    assert kept.index([first[0], derived]).resolve_ref(Named("a.A")) == ("b.B",)
