@@ -42,6 +42,9 @@ _NON_TENSOR_INPUT_NAMES = frozenset({
 })
 
 
+# Methods of dicts that tensors lack: an input called with one is a dict.
+_MAPPING_METHODS = frozenset({"items", "keys", "values", "get"})
+
 # Methods that tensors and modules both have, returning the same kind of thing: a value
 # whose receiver may be a tensor may be one too (`self.table.alpha.to(device)`).
 _SAME_KIND_METHODS = frozenset({"to"})
@@ -486,6 +489,8 @@ class Facts:
 
     def _element_kind(self, iterable: cst.BaseExpression):
         kind = self.source_kind(iterable)
+        if kind == INPUT:
+            return INPUT  # an element of what is only assumed to be a tensor is only assumed one
         if kind in TENSORS:
             return TENSOR
         if isinstance(kind, frozenset):
@@ -685,6 +690,8 @@ class Facts:
                     return TENSOR
                 return self._project_call(refs.Method(self.class_dotted(), method))
             base = self.kind(receiver)
+            if base == INPUT and method in _MAPPING_METHODS:
+                return UNKNOWN  # `batch.items()`: the input is a dict, not the tensor assumed
             if base in TENSORS:
                 if method in api.STATIC_TENSOR_METHODS:
                     return STATIC

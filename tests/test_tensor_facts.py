@@ -493,3 +493,26 @@ def test_an_optional_parameter_of_an_entry_point_may_be_passed():
                 x = x * 2
             return x
     """) == [("TC101", 7)]
+
+
+def test_an_input_read_with_dict_methods_is_a_dict_not_a_tensor():
+    """pytorch-metric-learning's reducers: the keys of `loss_dict.items()` are strings, so
+    indexing a ModuleDict with one is fine (Dynamo, torch 2.13: no break)."""
+    assert _found("""
+        import torch
+
+
+        class Reducers(torch.nn.Module):
+            def __init__(self, reducers):
+                super().__init__()
+                self.reducers = torch.nn.ModuleDict(reducers)
+
+            def forward(self, loss_dict, embeddings):
+                out = embeddings
+                for loss_name, loss_info in loss_dict.items():
+                    out = out + self.reducers[loss_name](loss_info)
+                return out
+
+
+        model = torch.compile(Reducers({}))
+    """) == []
