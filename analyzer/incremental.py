@@ -26,14 +26,16 @@ from typing import Any, Callable
 import libcst as cst
 
 from tclint.analyzer import parse_guard, project
+from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.diagnostic import Fix, Span, TextEdit
 from tclint.analyzer.file_analysis import FileAnalyzer
 from tclint.analyzer.positions import positions as _positions
+from tclint.analyzer.positions import statement_positions
 from tclint.analyzer.names import ImportTable
 from tclint.analyzer.rules import visitor_rules
-from tclint.analyzer.summary import FileSummary
+from tclint.analyzer.summary import ClassSummary, FileSummary
 from tclint.analyzer.suppressions import find_suppressions
-from tclint.analyzer.tree_walk import walk
+from tclint.analyzer.tree_walk import visited_fields, walk
 
 _LINE_END = re.compile(r"\r\n|\r|\n")  # Python's newlines (str.splitlines knows more)
 _MISSING = object()  # an absent key, as read or as written (a deletion)
@@ -243,6 +245,24 @@ class _Piece:
     lines: int  # newlines in the piece's text
     positions: dict  # node -> CodeRange in `tree`, of the nodes its analyses placed
     shifted: tuple[int, FileSummary] | None = None  # (lines down, `part` that many lines down), last used
+    # A class analyzed as its members (see _analyze_class): (member text, occurrence) -> member,
+    # and what its members saw of the class (key, name, bases as scope and as summary, optional keys).
+    members: dict[tuple[str, int], _Member] | None = None
+    context: tuple | None = None
+    cut: list | None = None  # the class body of `tree` cut into members (see _members)
+
+
+@dataclass
+class _Member:
+    """A member of a class body, analyzed on its own: a def (with its decorators and the
+    comments above it), or a run of the other statements between two defs."""
+
+    nodes: tuple[cst.BaseStatement, ...]  # in the class piece's latest tree
+    reads: dict[str, dict]  # as a piece's, over the module's tables and the class's (_CLASS_TABLES)
+    writes: dict[str, dict]
+    part: FileSummary  # lines counted from the member's first line
+    positions: dict  # node -> CodeRange from the member's first line, of the nodes placed
+    shifted: tuple[int, FileSummary] | None = None
 
 
 @dataclass
@@ -264,6 +284,7 @@ class IncrementalSummarizer:
         self.max_documents = max_documents
         self.whole_file = whole_file or project.summarize
         self.analyzed = 0  # pieces analyzed by the last call (the others were reused)
+        self.members_analyzed = 0  # of which, members of classes analyzed (see _analyze_class)
         self.whole = False  # whether the last call analyzed the whole file at once
 
     def knows(self, path: str, module: str, is_package: bool) -> bool:
@@ -271,7 +292,7 @@ class IncrementalSummarizer:
         return (path, module, is_package) in self._documents
 
     def summarize(self, text: str, path: str, module: str, is_package: bool) -> FileSummary:
-        self.analyzed = 0
+        self.analyzed = self.members_analyzed = 0
         self.whole = True
         key = (path, module, is_package)
         previous = self._documents.get(key)
@@ -313,15 +334,29 @@ class IncrementalSummarizer:
         start = FileAnalyzer(path, module, is_package, rules)
         start._visit_module(cst.Module(body=[stmt for t in trees for stmt in t.body]))
         live = {name: _copy(getattr(holder, attr)) for name, (holder, attr) in _tables(start).items()}
+        # The classes of the previous version, by name and occurrence: an edited class
+        # reuses the members its edit left alone.
+        earlier: dict[tuple[str, int], _Piece] = {}
+        counted: dict[str, int] = {}
+        for piece in before.values():
+            if piece.members is not None:
+                name = piece.context[1]
+                counted[name] = counted.get(name, -1) + 1
+                earlier[(name, counted[name])] = piece
         summary = FileSummary(path=path, module=module)
         seen: dict[str, int] = {}
+        classes_seen: dict[str, int] = {}
         line = 1
         for source, tree in zip(sources, trees):
             seen[source] = seen.get(source, -1) + 1
             piece = before.get((source, seen[source]))
+            cls = _class_of(tree)
+            if cls is not None:
+                classes_seen[cls.name.value] = classes_seen.get(cls.name.value, -1) + 1
             if piece is None or not _still_holds(piece.reads, live):
-                known = piece.positions if piece is not None and piece.tree is tree else {}
-                piece = self._analyze(source, tree, path, module, is_package, rules, live, known)
+                if piece is None and cls is not None:
+                    piece = earlier.get((cls.name.value, classes_seen[cls.name.value]))
+                piece = self._analyze(source, tree, path, module, is_package, rules, live, piece)
                 self.analyzed += 1
             pieces[(source, seen[source])] = piece
             _replay(piece.writes, live)
@@ -332,47 +367,289 @@ class IncrementalSummarizer:
         return summary
 
     def _analyze(self, source: str, tree: cst.Module, path: str, module: str, is_package: bool, rules, live,
-                 known: dict) -> _Piece:
+                 previous: _Piece | None) -> _Piece:
+        """`previous`: what was kept of this statement (same text, or the same class before an edit)."""
+        if _class_of(tree) is not None:
+            piece = self._analyze_class(source, tree, path, module, is_package, rules, live, previous)
+            if piece is not None:
+                return piece
+        known = previous.positions if previous is not None and previous.tree is tree else {}
         analyzer = FileAnalyzer(path, module, is_package, rules)
-        recorders: dict[str, Any] = {}
-        imports = _RecordedImports(module, is_package)
-        # id of a table replaced -> what replaces it; `replaced` keeps the tables alive until
-        # the rules are rewired, so that no new object takes the id of a freed one.
-        swapped: dict[int, Any] = {id(analyzer.imports): imports}
-        replaced = [analyzer.imports]
-        analyzer.imports = analyzer.facts.imports = imports
-        for name, (holder, attr) in _tables(analyzer).items():
-            base = live[name]
-            recorder = _SetRecorder(base) if isinstance(base, set) else _DictRecorder(base)
-            replaced.append(getattr(holder, attr))
-            swapped[id(replaced[-1])] = recorder
-            setattr(holder, attr, recorder)
-            recorders[name] = recorder
-        for rule in analyzer.rules:  # a rule may hold a table of the analyzer's (compiled_defs)
-            for attr, value in vars(rule).items():
-                if id(value) in swapped:
-                    setattr(rule, attr, swapped[id(value)])
-        del replaced
+        recorders = _record(analyzer, live, module, is_package)
         skip = analyzer.unobserved()
         for stmt in tree.body:  # not the module: its prescan was done for the whole file
             walk(stmt, analyzer, skip)
-        positions = _Positions(tree, known)
-        part = analyzer.finish(tree, positions)
-        part.functions = {k: v for k, v in recorders["functions"].own.items() if v is not _MISSING}
-        return _Piece(tree=tree, reads={n: r.reads for n, r in recorders.items() if r.reads},
-                      writes={n: r.own for n, r in recorders.items() if r.own}, part=part,
+        positions = _Positions(lambda: _positions(tree), known)
+        return _Piece(tree=tree, reads=_reads(recorders), writes=_writes(recorders),
+                      part=_finished(analyzer, recorders, positions),
                       lines=_line_count(source), positions=positions.kept)  # tree.code is source
+
+    def _analyze_class(self, source: str, tree: cst.Module, path: str, module: str, is_package: bool, rules,
+                       live, previous: _Piece | None) -> _Piece | None:
+        """A top-level class as its head (decorators, bases, keywords; what the analyzer
+        records on entering it, such as the kinds of `self.x` its __init__ assigns) and its
+        members, in order. The class's own tables (the kinds of `self.x`, what they were built
+        from, its methods) are recorded the way the module's are: a member is reused when its
+        text, what it saw of the class, and every entry it read are unchanged. None when the
+        class is not cut (no def in its body, or a body the cut cannot follow)."""
+        cls = _class_of(tree)
+        # The cut of the same tree is kept: Python's parse of a big class costs milliseconds.
+        members = previous.cut if previous is not None and previous.tree is tree else _members(source, cls)
+        if members is None or not any(isinstance(nodes[0], cst.FunctionDef) for nodes, _, _ in members):
+            return None
+        head = FileAnalyzer(path, module, is_package, rules)
+        recorders = _record(head, live, module, is_package)
+        entered: dict[str, Any] = {}
+
+        def at_body() -> None:
+            scope = head._class_stack[-1]
+            entered.update(scope=scope, attrs=dict(scope.attrs), built_from=dict(scope.built_from),
+                           pending=len(head._pending))
+
+        if not _walk_class(cls, head, head.unobserved(), at_body):
+            return None
+        if not entered or len(head._pending) != entered["pending"] or _marked(head, members):
+            return None  # leaving the class recorded something, or the class body is not plain
+        scope = entered["scope"]
+        summary = head.summary.classes[scope.key]
+        context = (scope.key, scope.name, scope.bases, tuple(summary.bases), summary.optional_keys)
+        part = _finished(head, recorders, _Positions(lambda: _head_positions(tree, cls), {}))
+        reads = {name: dict(keys) for name, keys in _reads(recorders).items()}
+        writes = {name: dict(own) for name, own in _writes(recorders).items()}
+        local = {name: _copy(table) for name, table in live.items()}
+        _replay(writes, local)
+        local[_ATTRS], local[_BUILT_FROM], local[_METHODS] = entered["attrs"], entered["built_from"], {}
+        kept = previous.members if previous is not None and previous.context == context else {}
+        indent = cls.body.indent if cls.body.indent is not None else tree.default_indent
+        analyzed: dict[tuple[str, int], _Member] = {}
+        seen: dict[str, int] = {}
+        for nodes, first, text in members:
+            seen[text] = seen.get(text, -1) + 1
+            member = kept.get((text, seen[text]))
+            if member is None or not _still_holds(member.reads, local):
+                known = member.positions if member is not None and member.nodes == nodes else {}
+                member = self._analyze_member(nodes, tree, indent, path, module, is_package, rules, local,
+                                              scope, summary, known)
+                self.members_analyzed += 1
+            elif member.nodes != nodes:  # the same text in a new tree: its positions were of the old one
+                member.nodes, member.positions = nodes, {}
+            analyzed[(text, seen[text])] = member
+            _fold(reads, writes, member, live)
+            _replay(member.writes, local)
+            if member.shifted is None or member.shifted[0] != first - 1:
+                member.shifted = (first - 1, _shifted(member.part, first - 1))
+            _merge(part, member.shifted[1])
+        summary.methods = local[_METHODS]
+        return _Piece(tree=tree, reads=reads, writes={n: w for n, w in writes.items() if n not in _CLASS_TABLES},
+                      part=part, lines=_line_count(source), positions={}, members=analyzed, context=context, cut=members)
+
+    def _analyze_member(self, nodes: tuple, tree: cst.Module, indent: str, path: str, module: str,
+                        is_package: bool, rules, local: dict, scope: tf.ClassScope, summary: ClassSummary,
+                        known: dict) -> _Member:
+        analyzer = FileAnalyzer(path, module, is_package, rules)
+        recorders = _record(analyzer, local, module, is_package)
+        # Inside the class, as the whole-file walk is when it reaches this member.
+        inner = tf.ClassScope(key=scope.key, name=scope.name, bases=scope.bases)
+        inner.attrs = recorders[_ATTRS] = _DictRecorder(local[_ATTRS])
+        inner.built_from = recorders[_BUILT_FROM] = _DictRecorder(local[_BUILT_FROM])
+        entered = ClassSummary(key=summary.key, name=summary.name, bases=summary.bases,
+                               optional_keys=summary.optional_keys)
+        entered.methods = recorders[_METHODS] = _DictRecorder(local[_METHODS])
+        analyzer.summary.classes[scope.key] = entered
+        analyzer._class_stack.append(inner)
+        analyzer._containers.append(inner)
+        analyzer.facts.class_scope = inner
+        skip = analyzer.unobserved()
+        for node in nodes:
+            walk(node, analyzer, skip)
+        positions = _Positions(lambda: statement_positions(nodes, tree, indent), known)
+        part = _finished(analyzer, recorders, positions)
+        del part.classes[scope.key]  # the class is the head's; its methods, a table
+        return _Member(nodes=nodes, reads=_reads(recorders), writes=_writes(recorders), part=part,
+                       positions=positions.kept)
+
+
+# The tables of the class being analyzed, beside the module's (see _analyze_class).
+_ATTRS, _BUILT_FROM, _METHODS = "class.attrs", "class.built_from", "class.methods"
+_CLASS_TABLES = frozenset({_ATTRS, _BUILT_FROM, _METHODS})
+
+
+def _record(analyzer: FileAnalyzer, live: dict, module: str, is_package: bool) -> dict[str, Any]:
+    """Put recorders over `live` in place of the analyzer's file-wide tables; name -> recorder."""
+    recorders: dict[str, Any] = {}
+    imports = _RecordedImports(module, is_package)
+    # id of a table replaced -> what replaces it; `replaced` keeps the tables alive until
+    # the rules are rewired, so that no new object takes the id of a freed one.
+    swapped: dict[int, Any] = {id(analyzer.imports): imports}
+    replaced = [analyzer.imports]
+    analyzer.imports = analyzer.facts.imports = imports
+    for name, (holder, attr) in _tables(analyzer).items():
+        base = live[name]
+        recorder = _SetRecorder(base) if isinstance(base, set) else _DictRecorder(base)
+        replaced.append(getattr(holder, attr))
+        swapped[id(replaced[-1])] = recorder
+        setattr(holder, attr, recorder)
+        recorders[name] = recorder
+    for rule in analyzer.rules:  # a rule may hold a table of the analyzer's (compiled_defs)
+        for attr, value in vars(rule).items():
+            if id(value) in swapped:
+                setattr(rule, attr, swapped[id(value)])
+    return recorders
+
+
+def _reads(recorders: dict) -> dict[str, dict]:
+    return {n: r.reads for n, r in recorders.items() if r.reads}
+
+
+def _writes(recorders: dict) -> dict[str, dict]:
+    return {n: r.own for n, r in recorders.items() if r.own}
+
+
+def _finished(analyzer: FileAnalyzer, recorders: dict, positions) -> FileSummary:
+    part = analyzer.finish(None, positions)
+    part.functions = {k: v for k, v in recorders["functions"].own.items() if v is not _MISSING}
+    return part
+
+
+def _fold(reads: dict, writes: dict, member: _Member, live: dict) -> None:
+    """Add a member's reads and writes of the module's tables to its class's (in place):
+    what the class read of the tables as they were before it (`live`), and what it wrote.
+    An entry that an earlier part of the class wrote is the class's own; a question about a
+    whole table written earlier becomes a read of the whole table before the class."""
+    for name, keys in member.reads.items():
+        if name in _CLASS_TABLES:
+            continue
+        written = writes.get(name, {})
+        into = reads.setdefault(name, {})
+        for key, value in keys.items():
+            if key is _ALL or (isinstance(key, tuple) and key and key[0] is _QUESTION):
+                if not written:
+                    into.setdefault(key, value)
+                elif _ALL not in into:
+                    into[_ALL] = _frozen_table(live[name])
+            elif key not in written:
+                into.setdefault(key, value)
+    for name, own in member.writes.items():
+        writes.setdefault(name, {}).update(own)
+
+
+def _class_of(tree: cst.Module) -> cst.ClassDef | None:
+    """The class a piece is, when it is one class with an indented body."""
+    if len(tree.body) == 1 and isinstance(tree.body[0], cst.ClassDef) and isinstance(tree.body[0].body,
+                                                                                     cst.IndentedBlock):
+        return tree.body[0]
+    return None
+
+
+def _members(source: str, cls: cst.ClassDef) -> list[tuple[tuple, int, str]] | None:
+    """The class body cut into members: each def, and each run of other statements between
+    two defs; (statements, first line of the first one's leading lines in the piece, text
+    from that line to the last statement's last line). None when Python's statements of the
+    body do not match libcst's."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.ClassDef):
+        return None
+    spans: list[list[int]] = []  # [first line, last line] of each libcst statement
+    for stmt in tree.body[0].body:
+        first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+        last = stmt.end_lineno or stmt.lineno
+        if spans and first <= spans[-1][1]:  # `a = 1; b = 2`: one statement line
+            spans[-1][1] = max(spans[-1][1], last)
+        else:
+            spans.append([first, last])
+    body = cls.body.body
+    if len(spans) != len(body):
+        return None
+    runs: list[list] = []  # [statements, first line, last line]
+    for stmt, (first, last) in zip(body, spans):
+        first -= len(stmt.leading_lines)
+        if runs and first <= runs[-1][2]:
+            return None
+        if runs and not isinstance(stmt, cst.FunctionDef) and not isinstance(runs[-1][0][-1], cst.FunctionDef):
+            runs[-1][0].append(stmt)
+            runs[-1][2] = last
+        else:
+            runs.append([[stmt], first, last])
+    starts = [0]
+    for m in _LINE_END.finditer(source):
+        starts.append(m.end())
+    starts.append(len(source))
+    return [(tuple(nodes), first, source[starts[first - 1]:starts[min(last, len(starts) - 1)]])
+            for nodes, first, last in runs]
+
+
+def _walk_class(cls: cst.ClassDef, analyzer: FileAnalyzer, skip: frozenset, at_body: Callable[[], None]) -> bool:
+    """walk() of the class without the statements of its body: at_body() is called where
+    they would be walked. False when libcst's visiting order is not known."""
+    class_fields, block_fields = visited_fields(cst.ClassDef), visited_fields(cst.IndentedBlock)
+    if class_fields is None or block_fields is None:
+        return False
+    analyzer.on_visit(cls)
+    for name in class_fields:
+        if name != "body":
+            _walk_field(getattr(cls, name), analyzer, skip)
+            continue
+        analyzer.on_visit(cls.body)
+        for inner in block_fields:
+            if inner == "body":
+                at_body()
+            else:
+                _walk_field(getattr(cls.body, inner), analyzer, skip)
+        analyzer.on_leave(cls.body)
+    analyzer.on_leave(cls)
+    return True
+
+
+def _walk_field(value, analyzer: FileAnalyzer, skip: frozenset) -> None:
+    if isinstance(value, cst.CSTNode):
+        walk(value, analyzer, skip)
+    elif isinstance(value, (tuple, list)):
+        for child in value:
+            walk(child, analyzer, skip)
+
+
+def _marked(analyzer: FileAnalyzer, members: list) -> bool:
+    """Whether entering the class marked a statement of its body (as eager-only, guarded...),
+    which a member analyzed on its own would not know."""
+    marks = (analyzer._eager_blocks, analyzer._guarded, analyzer._narrowed, analyzer._loop_bodies,
+             analyzer._training_blocks, analyzer._tensor_branches, analyzer._assert_messages)
+    return any(id(node) in mark for nodes, _, _ in members for node in nodes for mark in marks if mark)
+
+
+def _head_positions(tree: cst.Module, cls: cst.ClassDef):
+    """Positions of the nodes before the class body (its name, decorators, bases) from the
+    code generation of the class without its body; all of them when another is asked for."""
+    stub = tree.with_changes(body=[cls.with_changes(body=cls.body.with_changes(body=()))])
+    return _HeadPositions(_positions(stub), lambda: _positions(tree))
+
+
+class _HeadPositions:
+    __slots__ = ("head", "whole", "all")
+
+    def __init__(self, head, whole: Callable) -> None:
+        self.head, self.whole, self.all = head, whole, None
+
+    def __getitem__(self, node):
+        if node in self.head:
+            return self.head[node]
+        if self.all is None:
+            self.all = self.whole()
+        return self.all[node]
 
 
 class _Positions:
     """A piece's node positions for its analyzer: those earlier analyses of the same tree
-    placed, and all of them computed (one code generation of the piece, half of the cost of
-    an analysis) only when a node is not among those. `kept`: the ones placed so far."""
+    placed, and all of them computed (`compute()`: one code generation of the piece, half
+    of the cost of an analysis) only when a node is not among those. `kept`: the ones
+    placed so far."""
 
-    __slots__ = ("tree", "kept", "all")
+    __slots__ = ("compute", "kept", "all")
 
-    def __init__(self, tree: cst.Module, kept: dict) -> None:
-        self.tree = tree
+    def __init__(self, compute: Callable, kept: dict) -> None:
+        self.compute = compute
         self.kept = dict(kept)
         self.all = None
 
@@ -380,7 +657,7 @@ class _Positions:
         where = self.kept.get(node)
         if where is None:
             if self.all is None:
-                self.all = _positions(self.tree)
+                self.all = self.compute()
             where = self.kept[node] = self.all[node]
         return where
 

@@ -112,3 +112,15 @@ def positions(module: cst.Module) -> Positions:
         return Positions(state.ranges)
     except AttributeError:  # libcst moved its internals: take the public road
         return Positions(dict(MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)))
+
+
+def statement_positions(statements, module: cst.Module, indent: str) -> Positions:
+    """Node -> CodeRange for consecutive `statements` of `module` that sit in a block
+    indented by `indent` (the body of a top-level class), line 1 being the first of the
+    first statement's leading lines: the ranges of a part of the module, without the
+    code generation of the rest."""
+    state = _LeanState(module.default_indent, module.default_newline)
+    state.indent_tokens = [indent]
+    for stmt in statements:
+        stmt._codegen(state)
+    return Positions(state.ranges)

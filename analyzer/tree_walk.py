@@ -36,10 +36,7 @@ def walk(node: cst.CSTNode, visitor: cst.CSTVisitor, skip: frozenset = frozenset
     """Visit `node` and its subtree; subtrees whose root's type is in `skip` are not visited."""
     if type(node) in skip:
         return
-    try:
-        fields = _ORDER[type(node)]
-    except KeyError:
-        fields = _ORDER[type(node)] = _visited_fields(type(node))
+    fields = visited_fields(type(node))
     if fields is None:  # libcst's source is not at hand: its own visit
         node.visit(visitor)
         return
@@ -55,6 +52,15 @@ def walk(node: cst.CSTNode, visitor: cst.CSTVisitor, skip: frozenset = frozenset
                         walk(child, visitor, skip)
             # None and MaybeSentinel: nothing to visit
     visitor.on_leave(node)
+
+
+def visited_fields(node_type: type) -> tuple[str, ...] | None:
+    """The fields of `node_type` that libcst's visit visits, in its order (None: unknown)."""
+    try:
+        return _ORDER[node_type]
+    except KeyError:
+        fields = _ORDER[node_type] = _visited_fields(node_type)
+        return fields
 
 
 def _visited_fields(node_type: type) -> tuple[str, ...] | None:

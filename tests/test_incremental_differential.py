@@ -4,7 +4,11 @@ editor's incremental summary equals a fresh whole-file summary.
 The edits are of every kind an editor makes: an import added or removed, a module-level
 name bound to a tensor, a number, a module or a literal list of classes, a line in a class
 body or in a function body, a decorator, a definition added or removed, and a syntax error
-followed by its repair. The short run (CI) edits the examples and a few torch modules; the
+followed by its repair; and the edits that cross the members of a class, which are analyzed
+one by one: a class attribute its methods read, `self.x = ...` in a method, a decorator on
+a method, a method removed, a module-level name that a method reads.
+
+The short run (CI) edits the examples and a few torch modules; the
 long run (`TCLINT_DIFFERENTIAL=long`) edits torch/nn/functional.py and every model of an
 installed transformers too (the one in ~/.cache/tclint-eval/realworld-venv, or the
 importable one; TCLINT_DIFFERENTIAL_MODELS of them, spread over the alphabet), and writes its
@@ -174,7 +178,69 @@ def remove_def(text, tree, rng):
     return _delete(text, first, stmt.end_lineno)
 
 
-EDIT_KINDS = [add_import, remove_import, module_name, class_body, function_body, decorator, add_def, remove_def]
+# -- edits of the members of classes, which the incremental summarizer analyzes one by one --
+def _methods(tree) -> list[tuple[ast.ClassDef, ast.FunctionDef]]:
+    return [(cls, m) for cls in ast.walk(tree) if isinstance(cls, ast.ClassDef)
+            for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+
+def _self_attributes(cls: ast.ClassDef) -> list[str]:
+    return sorted({n.attr for n in ast.walk(cls) if isinstance(n, ast.Attribute)
+                   and isinstance(n.value, ast.Name) and n.value.id == "self"})
+
+
+def class_attribute(text, tree, rng):
+    """A class-level binding of a name that the class's methods read as `self.<name>`."""
+    classes = [c for c in ast.walk(tree) if isinstance(c, ast.ClassDef) and _self_attributes(c)]
+    if not classes:
+        return None
+    cls = rng.choice(classes)
+    value = rng.choice(["torch.ones(1)", "0", "None", "torch.nn.Linear(2, 2)", "logging.getLogger('m')"])
+    return _line_before(text, rng.choice(cls.body), f"{rng.choice(_self_attributes(cls))} = {value}")
+
+
+def method_self_attribute(text, tree, rng):
+    """`self.<name> = ...` at the top of a method, for a name other methods read."""
+    methods = [(c, m) for c, m in _methods(tree) if m.args.args and m.body and _self_attributes(c)]
+    if not methods:
+        return None
+    cls, method = rng.choice(methods)
+    value = rng.choice(["torch.ones(1)", "3", "torch.nn.LSTM(2, 2)", "x", "logging.getLogger('m')", "self.forward"])
+    this = method.args.args[0].arg
+    return _line_before(text, method.body[0], f"{this}.{rng.choice(_self_attributes(cls))} = {value}")
+
+
+def method_decorator(text, tree, rng):
+    methods = _methods(tree)
+    if not methods:
+        return None
+    _, method = rng.choice(methods)
+    new = rng.choice(["@torch.compile", "@torch.compiler.disable", "@property", "@staticmethod",
+                      f"@{method.name}.setter", "@functools.cached_property", "@jit"])
+    return _line_before(text, method, new)
+
+
+def remove_method(text, tree, rng):
+    methods = [(c, m) for c, m in _methods(tree) if len(c.body) > 1]
+    if not methods:
+        return None
+    _, method = rng.choice(methods)
+    first = min([method.lineno, *(d.lineno for d in method.decorator_list)])
+    return _delete(text, first, method.end_lineno)
+
+
+def name_read_by_a_method(text, tree, rng):
+    """A module-level binding of a name that a method reads."""
+    names = sorted({n.id for _, m in _methods(tree) for n in ast.walk(m) if isinstance(n, ast.Name)})
+    if not names:
+        return None
+    value = rng.choice(["torch.ones(3)", "3", "None", "logging.getLogger(__name__)", "torch.nn.Linear(2, 2)",
+                        "lambda t: t.item()"])
+    return _insert(text, _top_level_line(tree, rng), f"{rng.choice(names)} = {value}\n")
+
+
+EDIT_KINDS = [add_import, remove_import, module_name, class_body, function_body, decorator, add_def, remove_def,
+              class_attribute, method_self_attribute, method_decorator, remove_method, name_read_by_a_method]
 
 
 def _check(inc: IncrementalSummarizer, text: str, path: str, what: str, stats: dict) -> None:
