@@ -6,6 +6,10 @@ parse pool's threshold up, the parse pool's worker process does it, keeping its 
 incremental state between edits: libcst's parser holds the GIL while it parses, and on the
 analysis thread a big file's first open would stall hover and code actions for seconds.
 
+The worker sends the server what changed since the summary the server holds: the functions
+and classes that are new objects (an edit's pieces), with the order of all of them. Pickling a
+big file's whole summary and back costs tens of milliseconds per edit.
+
 A big buffer's first summary is the whole-file one (the summary cache's, when the index
 already summarized the same bytes on disk): cutting the file into pieces costs a third
 more, and only the next edit needs them. The worker cuts it right after, while the server
@@ -13,6 +17,9 @@ publishes; the next edit queues behind that.
 """
 from __future__ import annotations
 
+import itertools
+import os
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tclint.server.parse_pool import ParsePool, SummaryFailed, trim_heap
@@ -25,6 +32,7 @@ class BufferSummaries:
         self.pool = pool
         self.local = IncrementalSummarizer()
         self._sent: set[tuple[str, str, bool]] = set()  # documents whose text went to the worker
+        self._held: dict[tuple[str, str, bool], tuple[tuple, Any]] = {}  # document -> (token, the worker's last summary)
 
     def summarize(self, text: str, path: str, module: str, is_package: bool, cache: Any = None) -> Any:
         """The buffer's FileSummary; raises parse_pool.SummaryFailed when the worker crashed or hung.
@@ -39,7 +47,10 @@ class BufferSummaries:
             if cached is not None:
                 self.pool.post(prepare_in_worker, job)
                 return cached
-        summary, first = self.pool.call(summarize_in_worker, job, path)
+        held = self._held.pop(key, None)
+        sent, first = self.pool.call(summarize_in_worker, (*job, held[0] if held else None), path)
+        summary = sent.summary if sent.base is None else _rebuilt(held[1], sent)
+        self._held[key] = (sent.token, summary)
         if first:
             self.pool.post(prepare_in_worker, job)
         return summary
@@ -48,6 +59,7 @@ class BufferSummaries:
         """The editor closed `path`: drop its syntax trees, here and in the worker."""
         self.local.forget(path)
         self._sent = {key for key in self._sent if key[0] != path}
+        self._held = {key: held for key, held in self._held.items() if key[0] != path}
         trim_heap()
         if self.pool.running:
             try:
@@ -69,7 +81,28 @@ def _cached(cache: Any, job: tuple[str, str, str, bool]) -> Any:
     return cache.get(summary_key(data, path, module, is_package))
 
 
+@dataclass
+class Sent:
+    """A summary as it comes from the worker: whole (`base` None), or what changed since the
+    one the server holds (its token `base`): `summary` with only the functions and classes
+    that are new objects, and the keys of all of them, in order."""
+
+    token: tuple
+    base: tuple | None
+    summary: Any
+    functions: tuple[str, ...] = ()
+    classes: tuple[str, ...] = ()
+
+
+def _rebuilt(held: Any, sent: Sent) -> Any:
+    new = sent.summary
+    return replace(new, functions={k: new.functions[k] if k in new.functions else held.functions[k]
+                                   for k in sent.functions},
+                   classes={k: new.classes[k] if k in new.classes else held.classes[k] for k in sent.classes})
+
+
 WORKER_DOCUMENTS = 8
+_TOKENS = itertools.count()
 _WORKER_STATE: dict[str, Any] = {}
 
 
@@ -84,7 +117,29 @@ def _summarizer() -> Any:
     return summarizer
 
 
-def summarize_in_worker(job: tuple[str, str, str, bool]) -> tuple[Any, bool]:
+def summarize_in_worker(job: tuple[str, str, str, bool, tuple | None]) -> tuple[Sent, bool]:
+    """(the summary as Sent, whether it is the whole-file one of a document the worker had no
+    pieces of). `job`: text, path, module, is_package, and the token of the summary of this
+    document that the server holds (None: none)."""
+    *document, held = job
+    summary, first = worker_summary(tuple(document))
+    sent = _WORKER_STATE.setdefault("sent", {})
+    key = tuple(document[1:])
+    previous = sent.pop(key, None)
+    token = (os.getpid(), next(_TOKENS))  # a new worker's tokens are not its predecessor's
+    sent[key] = (token, summary)
+    if len(sent) > WORKER_DOCUMENTS:
+        del sent[next(iter(sent))]
+    if previous is None or previous[0] != held:
+        return Sent(token, None, summary), first
+    old = previous[1]
+    changed = replace(summary,
+                      functions={k: v for k, v in summary.functions.items() if old.functions.get(k) is not v},
+                      classes={k: v for k, v in summary.classes.items() if old.classes.get(k) is not v})
+    return Sent(token, held, changed, tuple(summary.functions), tuple(summary.classes)), first
+
+
+def worker_summary(job: tuple[str, str, str, bool]) -> tuple[Any, bool]:
     """(summary, whether it is the whole-file one of a document the worker had no pieces of)."""
     summarizer = _summarizer()
     if not summarizer.knows(*job[1:]):
@@ -107,4 +162,7 @@ def forget_in_worker(path: str) -> None:
     summarizer = _WORKER_STATE.get("summarizer")
     if summarizer is not None:
         summarizer.forget(path)
+    sent = _WORKER_STATE.get("sent", {})
+    for key in [key for key in sent if key[0] == path]:
+        del sent[key]
     trim_heap()

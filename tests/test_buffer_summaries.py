@@ -31,12 +31,12 @@ def test_a_big_buffer_is_summarized_whole_first_and_cut_into_pieces_for_its_next
 
     text = (ROOT / "examples" / "tinyvit" / "layers.py").read_text(encoding="utf-8")
     job = (text, "/ws/first_open.py", "first_open", False)
-    summary, first = bs.summarize_in_worker(job)
+    summary, first = bs.worker_summary(job)
     assert first and summary == summarize(*job)
     assert not bs._summarizer().knows(*job[1:])  # no pieces cut yet
     bs.prepare_in_worker(job)
     edit = text.replace("h = F.gelu(self.fc1(x))", "h = F.gelu(self.fc1(x)).item()")
-    summary, first = bs.summarize_in_worker((edit, *job[1:]))
+    summary, first = bs.worker_summary((edit, *job[1:]))
     assert not first and summary == summarize(edit, *job[1:])
     assert bs._summarizer().analyzed == 1  # the edited statement only
 
@@ -59,3 +59,20 @@ def test_a_big_buffer_equal_to_the_indexed_file_takes_its_summary_from_the_cache
         assert buffers.summarize(edit, "/ws/l.py", "l", False, cache) == summarize(edit, "/ws/l.py", "l", False)
     finally:
         pool.close()
+
+
+def test_the_worker_sends_what_changed_since_the_summary_the_server_holds():
+    from tclint.server import buffer_summaries as bs
+
+    text = (ROOT / "examples" / "tinyvit" / "layers.py").read_text(encoding="utf-8")
+    document = ("/ws/sent.py", "sent", False)
+    bs.prepare_in_worker((text, *document))
+    first, _ = bs.summarize_in_worker((text, *document, None))
+    assert first.base is None and first.summary == summarize(text, *document)  # the server holds none: whole
+    edit = text.replace("h = F.gelu(self.fc1(x))", "h = F.gelu(self.fc1(x)).item()")
+    sent, _ = bs.summarize_in_worker((edit, *document, first.token))
+    assert sent.base == first.token
+    assert 0 < len(sent.summary.functions) < len(sent.functions)  # the edited class's methods only
+    assert bs._rebuilt(first.summary, sent) == summarize(edit, *document)
+    stale, _ = bs.summarize_in_worker((text, *document, first.token))  # not the worker's last: whole
+    assert stale.base is None and stale.summary == summarize(text, *document)
