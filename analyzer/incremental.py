@@ -20,7 +20,7 @@ import ast
 import bisect
 import re
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import libcst as cst
@@ -250,6 +250,7 @@ class _Piece:
     members: dict[tuple[str, int], _Member] | None = None
     context: tuple | None = None
     cut: list | None = None  # the class body of `tree` cut into members (see _members)
+    order: list[tuple[_Member, int]] = field(default_factory=list)  # members, each with its first line in `tree`
 
 
 @dataclass
@@ -262,7 +263,7 @@ class _Member:
     writes: dict[str, dict]
     part: FileSummary  # lines counted from the member's first line
     positions: dict  # node -> CodeRange from the member's first line, of the nodes placed
-    shifted: tuple[int, FileSummary] | None = None
+    shifted: tuple[int, FileSummary] | None = None  # as the piece's, from the file's first line
 
 
 @dataclass
@@ -363,6 +364,11 @@ class IncrementalSummarizer:
             if piece.shifted is None or piece.shifted[0] != line - 1:
                 piece.shifted = (line - 1, _shifted(piece.part, line - 1))
             _merge(summary, piece.shifted[1])
+            for member, first in piece.order:  # shifted each on its own: the unchanged stay the same objects
+                by = line - 1 + first - 1
+                if member.shifted is None or member.shifted[0] != by:
+                    member.shifted = (by, _shifted(member.part, by))
+                _merge(summary, member.shifted[1])
             line += piece.lines
         return summary
 
@@ -422,6 +428,7 @@ class IncrementalSummarizer:
         kept = previous.members if previous is not None and previous.context == context else {}
         indent = cls.body.indent if cls.body.indent is not None else tree.default_indent
         analyzed: dict[tuple[str, int], _Member] = {}
+        order: list[tuple[_Member, int]] = []
         seen: dict[str, int] = {}
         for nodes, first, text in members:
             seen[text] = seen.get(text, -1) + 1
@@ -434,14 +441,13 @@ class IncrementalSummarizer:
             elif member.nodes != nodes:  # the same text in a new tree: its positions were of the old one
                 member.nodes, member.positions = nodes, {}
             analyzed[(text, seen[text])] = member
+            order.append((member, first))
             _fold(reads, writes, member, live)
             _replay(member.writes, local)
-            if member.shifted is None or member.shifted[0] != first - 1:
-                member.shifted = (first - 1, _shifted(member.part, first - 1))
-            _merge(part, member.shifted[1])
         summary.methods = local[_METHODS]
         return _Piece(tree=tree, reads=reads, writes={n: w for n, w in writes.items() if n not in _CLASS_TABLES},
-                      part=part, lines=_line_count(source), positions={}, members=analyzed, context=context, cut=members)
+                      part=part, lines=_line_count(source), positions={}, members=analyzed, context=context,
+                      cut=members, order=order)
 
     def _analyze_member(self, nodes: tuple, tree: cst.Module, indent: str, path: str, module: str,
                         is_package: bool, rules, local: dict, scope: tf.ClassScope, summary: ClassSummary,
