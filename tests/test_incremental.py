@@ -176,3 +176,70 @@ def test_only_the_latest_version_of_a_document_is_kept():
         inc.summarize(MODULE.replace(".item()", f".item() + {i}"), "f.py", "f", False)
     (document,) = inc._documents.values()
     assert len(document.pieces) == 5  # one per top-level statement, none of the edited versions
+
+
+# -- a class is analyzed as its head and its members ---------------------------------------
+CLASS = textwrap.dedent("""\
+    import logging
+    import torch
+    logger = logging.getLogger(__name__)
+    LIMIT = 3
+    class Net(torch.nn.Module):
+        scale = 2
+        def __init__(self):
+            super().__init__()
+            self.proj = torch.nn.Linear(2, 2)
+        def warn(self, x):
+            logger.warning("big")
+            return x
+        def forward(self, x):
+            if x.sum() > LIMIT:
+                x = self.proj(x)
+            return x * self.scale
+        def helper(self, x):
+            if self.state:
+                x = x + 1
+            return x.tolist()
+    @torch.compile
+    def run(x):
+        return Net()(x)
+""")
+
+
+def _members_after(edited: str) -> tuple[int, int]:
+    inc = IncrementalSummarizer()
+    inc.summarize(CLASS, "f.py", "f", False)
+    assert inc.summarize(edited, "f.py", "f", False) == summarize(edited, "f.py", "f", False)
+    return inc.analyzed, inc.members_analyzed
+
+
+def test_a_module_level_edit_reanalyzes_only_the_methods_that_read_the_name():
+    # `logger` is read by `warn` only; `LIMIT` by `forward` only
+    assert _members_after(CLASS.replace("logger = logging.getLogger(__name__)", "logger = None")) == (2, 1)
+    assert _members_after(CLASS.replace("LIMIT = 3", "LIMIT = torch.ones(1)")) == (2, 1)
+
+
+def test_an_edit_inside_a_method_reanalyzes_that_method_only():
+    assert _members_after(CLASS.replace("return x.tolist()", "return x.item()")) == (1, 1)
+
+
+def test_a_class_attribute_is_static_to_the_methods_whatever_its_value():
+    # the class's head notes `scale` as static; only the edited class-level statement is analyzed again
+    assert _members_after(CLASS.replace("scale = 2", "scale = torch.ones(1)")) == (1, 1)
+
+
+def test_what_one_method_assigns_to_self_reaches_the_methods_after_it():
+    # `helper` reads `self.state`, which `warn` now assigns a tensor: both are analyzed again, `forward` is not
+    edited = CLASS.replace('        logger.warning("big")\n', "        self.state = torch.ones(1)\n")
+    assert _members_after(edited) == (1, 2)
+    # what __init__ assigns is known when the class is entered: the methods reading it follow it
+    assert _members_after(CLASS.replace("super().__init__()", "super().__init__(); self.state = x")) == (1, 2)
+
+
+def test_methods_added_removed_and_decorated():
+    added = CLASS.replace("    def helper(self, x):", "    def more(self, x):\n        return x.item()\n    def helper(self, x):")
+    assert _members_after(added) == (1, 1)
+    removed = CLASS.replace("    def warn(self, x):\n        logger.warning(\"big\")\n        return x\n", "")
+    assert _members_after(removed) == (1, 0)
+    decorated = CLASS.replace("    def helper(self, x):", "    @torch.compile\n    def helper(self, x):")
+    assert _members_after(decorated) == (1, 1)
