@@ -419,7 +419,9 @@ class IncrementalSummarizer:
         scope = entered["scope"]
         summary = head.summary.classes[scope.key]
         context = (scope.key, scope.name, scope.bases, tuple(summary.bases), summary.optional_keys)
-        part = _finished(head, recorders, _Positions(lambda: _head_positions(tree, cls), {}))
+        known = previous.positions if previous is not None and previous.tree is tree else {}
+        head_positions = _Positions(lambda: _head_positions(tree, cls), known)
+        part = _finished(head, recorders, head_positions)
         reads = {name: dict(keys) for name, keys in _reads(recorders).items()}
         writes = {name: dict(own) for name, own in _writes(recorders).items()}
         local = {name: _copy(table) for name, table in live.items()}
@@ -446,7 +448,8 @@ class IncrementalSummarizer:
             _replay(member.writes, local)
         summary.methods = local[_METHODS]
         return _Piece(tree=tree, reads=reads, writes={n: w for n, w in writes.items() if n not in _CLASS_TABLES},
-                      part=part, lines=_line_count(source), positions={}, members=analyzed, context=context,
+                      part=part, lines=_line_count(source), positions=head_positions.kept, members=analyzed,
+                      context=context,
                       cut=members, order=order)
 
     def _analyze_member(self, nodes: tuple, tree: cst.Module, indent: str, path: str, module: str,

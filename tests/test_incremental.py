@@ -182,7 +182,7 @@ def test_only_the_latest_version_of_a_document_is_kept():
 CLASS = textwrap.dedent("""\
     import logging
     import torch
-    logger = logging.getLogger(__name__)
+    audit = logging.getLogger(__name__)
     LIMIT = 3
     class Net(torch.nn.Module):
         scale = 2
@@ -190,7 +190,7 @@ CLASS = textwrap.dedent("""\
             super().__init__()
             self.proj = torch.nn.Linear(2, 2)
         def warn(self, x):
-            logger.warning("big")
+            audit.warning("big")
             return x
         def forward(self, x):
             if x.sum() > LIMIT:
@@ -214,9 +214,19 @@ def _members_after(edited: str) -> tuple[int, int]:
 
 
 def test_a_module_level_edit_reanalyzes_only_the_methods_that_read_the_name():
-    # `logger` is read by `warn` only; `LIMIT` by `forward` only
-    assert _members_after(CLASS.replace("logger = logging.getLogger(__name__)", "logger = None")) == (2, 1)
+    # `audit` is read by `warn` only; `LIMIT` by `forward` only
+    assert _members_after(CLASS.replace("audit = logging.getLogger(__name__)", "audit = None")) == (2, 1)
     assert _members_after(CLASS.replace("LIMIT = 3", "LIMIT = torch.ones(1)")) == (2, 1)
+
+
+def test_a_logger_named_as_loggers_are_is_one_whatever_the_file_binds_to_it():
+    # TC206 takes `logger.warning(...)` for a logging call by the name alone: `warn` did not read the binding
+    text = CLASS.replace("audit", "logger")
+    inc = IncrementalSummarizer()
+    inc.summarize(text, "f.py", "f", False)
+    edited = text.replace("logger = logging.getLogger(__name__)", "logger = logging.getLogger(__name__) or None")
+    assert inc.summarize(edited, "f.py", "f", False) == summarize(edited, "f.py", "f", False)
+    assert (inc.analyzed, inc.members_analyzed) == (1, 0)
 
 
 def test_an_edit_inside_a_method_reanalyzes_that_method_only():
@@ -230,7 +240,7 @@ def test_a_class_attribute_is_static_to_the_methods_whatever_its_value():
 
 def test_what_one_method_assigns_to_self_reaches_the_methods_after_it():
     # `helper` reads `self.state`, which `warn` now assigns a tensor: both are analyzed again, `forward` is not
-    edited = CLASS.replace('        logger.warning("big")\n', "        self.state = torch.ones(1)\n")
+    edited = CLASS.replace('        audit.warning("big")\n', "        self.state = torch.ones(1)\n")
     assert _members_after(edited) == (1, 2)
     # what __init__ assigns is known when the class is entered: the methods reading it follow it
     assert _members_after(CLASS.replace("super().__init__()", "super().__init__(); self.state = x")) == (1, 2)
@@ -239,7 +249,7 @@ def test_what_one_method_assigns_to_self_reaches_the_methods_after_it():
 def test_methods_added_removed_and_decorated():
     added = CLASS.replace("    def helper(self, x):", "    def more(self, x):\n        return x.item()\n    def helper(self, x):")
     assert _members_after(added) == (1, 1)
-    removed = CLASS.replace("    def warn(self, x):\n        logger.warning(\"big\")\n        return x\n", "")
+    removed = CLASS.replace("    def warn(self, x):\n        audit.warning(\"big\")\n        return x\n", "")
     assert _members_after(removed) == (1, 0)
     decorated = CLASS.replace("    def helper(self, x):", "    @torch.compile\n    def helper(self, x):")
     assert _members_after(decorated) == (1, 1)

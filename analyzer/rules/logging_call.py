@@ -164,10 +164,12 @@ class LoggingCall(Rule):
             local = fn.lookup(name) if fn is not None else None
             if local is not None and (self.facts.value(receiver).known_tensor or name not in _LOGGER_NAMES):
                 return False  # a local variable of some other kind
-            return name in self._module_loggers or name in _LOGGER_NAMES
+            # the usual names first: what the file binds is read (and an edit of it re-analyzes
+            # the reader, analyzer/incremental.py) only when the name alone does not tell
+            return name in _LOGGER_NAMES or name in self._module_loggers
         if isinstance(receiver, cst.Attribute) and self.facts.is_self(receiver.value):
             attr = receiver.attr.value
-            return attr in self._attr_loggers or attr in _LOGGER_NAMES
+            return attr in _LOGGER_NAMES or attr in self._attr_loggers
         return False
 
     def visit_Expr(self, node: cst.Expr) -> None:
