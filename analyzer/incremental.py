@@ -13,6 +13,12 @@ re-analyzes the statement it touches and the statements that read a name whose v
 changed, and the summary is the whole-file summary: the same analyzer, the same import
 resolution, the same order (tests/test_incremental_differential.py checks it under
 random edits of real files).
+
+A top-level class is cut one level further: its head (what entering it records, such as the
+kinds of the `self.x` its __init__ assigns) and its members (each def, each run of other
+statements), each analyzed on its own inside the class, the class's own tables recorded
+like the module's. A module-level edit re-analyzes only the methods that read what changed;
+an edit in a method, that method.
 """
 from __future__ import annotations
 
