@@ -26,7 +26,7 @@ import ast
 import bisect
 import re
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable
 
 import libcst as cst
@@ -382,7 +382,10 @@ class IncrementalSummarizer:
                  previous: _Piece | None) -> _Piece:
         """`previous`: what was kept of this statement (same text, or the same class before an edit)."""
         if _class_of(tree) is not None:
-            piece = self._analyze_class(source, tree, path, module, is_package, rules, live, previous)
+            try:
+                piece = self._analyze_class(source, tree, path, module, is_package, rules, live, previous)
+            except _Uncut:
+                piece = None
             if piece is not None:
                 return piece
         known = previous.positions if previous is not None and previous.tree is tree else {}
@@ -432,7 +435,8 @@ class IncrementalSummarizer:
         writes = {name: dict(own) for name, own in _writes(recorders).items()}
         local = {name: _copy(table) for name, table in live.items()}
         _replay(writes, local)
-        local[_ATTRS], local[_BUILT_FROM], local[_METHODS] = entered["attrs"], entered["built_from"], {}
+        local[_ATTRS], local[_BUILT_FROM] = entered["attrs"], entered["built_from"]
+        local[_METHODS], local[_ATTR_KINDS] = dict(summary.methods), dict(summary.attr_kinds)
         kept = previous.members if previous is not None and previous.context == context else {}
         indent = cls.body.indent if cls.body.indent is not None else tree.default_indent
         analyzed: dict[tuple[str, int], _Member] = {}
@@ -452,7 +456,7 @@ class IncrementalSummarizer:
             order.append((member, first))
             _fold(reads, writes, member, live)
             _replay(member.writes, local)
-        summary.methods = local[_METHODS]
+        summary.methods, summary.attr_kinds = local[_METHODS], local[_ATTR_KINDS]
         return _Piece(tree=tree, reads=reads, writes={n: w for n, w in writes.items() if n not in _CLASS_TABLES},
                       part=part, lines=_line_count(source), positions=head_positions.kept, members=analyzed,
                       context=context,
@@ -470,6 +474,7 @@ class IncrementalSummarizer:
         entered = ClassSummary(key=summary.key, name=summary.name, bases=summary.bases,
                                optional_keys=summary.optional_keys)
         entered.methods = recorders[_METHODS] = _DictRecorder(local[_METHODS])
+        entered.attr_kinds = recorders[_ATTR_KINDS] = _DictRecorder(local[_ATTR_KINDS])
         analyzer.summary.classes[scope.key] = entered
         analyzer._class_stack.append(inner)
         analyzer._containers.append(inner)
@@ -477,6 +482,11 @@ class IncrementalSummarizer:
         skip = analyzer.unobserved()
         for node in nodes:
             walk(node, analyzer, skip)
+        blank = ClassSummary(key=summary.key, name=summary.name, bases=summary.bases,
+                             optional_keys=summary.optional_keys)
+        if any(getattr(entered, f.name) != getattr(blank, f.name) for f in fields(ClassSummary)
+               if f.name not in _CLASS_SUMMARY_TABLES):
+            raise _Uncut  # the member wrote into the class's summary where no table carries it
         positions = _Positions(lambda: statement_positions(nodes, tree, indent), known)
         part = _finished(analyzer, recorders, positions)
         del part.classes[scope.key]  # the class is the head's; its methods, a table
@@ -484,9 +494,16 @@ class IncrementalSummarizer:
                        positions=positions.kept)
 
 
-# The tables of the class being analyzed, beside the module's (see _analyze_class).
-_ATTRS, _BUILT_FROM, _METHODS = "class.attrs", "class.built_from", "class.methods"
-_CLASS_TABLES = frozenset({_ATTRS, _BUILT_FROM, _METHODS})
+# The tables of the class being analyzed, beside the module's (see _analyze_class): of its
+# scope, and of its summary (ClassSummary fields the methods write).
+_ATTRS, _BUILT_FROM = "class.attrs", "class.built_from"
+_METHODS, _ATTR_KINDS = "class.methods", "class.attr_kinds"
+_CLASS_TABLES = frozenset({_ATTRS, _BUILT_FROM, _METHODS, _ATTR_KINDS})
+_CLASS_SUMMARY_TABLES = frozenset({"methods", "attr_kinds"})
+
+
+class _Uncut(Exception):
+    """A class that is analyzed whole: a member changed what no table of the class carries."""
 
 
 def _record(analyzer: FileAnalyzer, live: dict, module: str, is_package: bool) -> dict[str, Any]:

@@ -233,9 +233,11 @@ def test_an_edit_inside_a_method_reanalyzes_that_method_only():
     assert _members_after(CLASS.replace("return x.tolist()", "return x.item()")) == (1, 1)
 
 
-def test_a_class_attribute_is_static_to_the_methods_whatever_its_value():
-    # the class's head notes `scale` as static; only the edited class-level statement is analyzed again
-    assert _members_after(CLASS.replace("scale = 2", "scale = torch.ones(1)")) == (1, 1)
+def test_a_class_attribute_a_method_reads_reanalyzes_that_method():
+    # the class's head notes the kind of `scale`, which `forward` reads as `self.scale`: the edited
+    # class-level statement and `forward` are analyzed again, the other methods are not
+    assert _members_after(CLASS.replace("scale = 2", "scale = torch.ones(1)")) == (1, 2)
+    assert _members_after(CLASS.replace("scale = 2", "scale = 3")) == (1, 1)  # static either way
 
 
 def test_what_one_method_assigns_to_self_reaches_the_methods_after_it():
@@ -253,3 +255,16 @@ def test_methods_added_removed_and_decorated():
     assert _members_after(removed) == (1, 0)
     decorated = CLASS.replace("    def helper(self, x):", "    @torch.compile\n    def helper(self, x):")
     assert _members_after(decorated) == (1, 1)
+
+
+def test_a_member_that_writes_what_no_table_of_the_class_carries_has_its_class_analyzed_whole(monkeypatch):
+    from tclint.analyzer import incremental
+
+    # as if `attr_kinds` (what `self.state = torch.ones(1)` stores) had no table of its own
+    monkeypatch.setattr(incremental, "_CLASS_SUMMARY_TABLES", frozenset({"methods"}))
+    edited = CLASS.replace('        audit.warning("big")\n', "        self.state = torch.ones(1)\n")
+    inc = IncrementalSummarizer()
+    inc.summarize(CLASS, "f.py", "f", False)
+    assert inc.summarize(edited, "f.py", "f", False) == summarize(edited, "f.py", "f", False)
+    document = next(iter(inc._documents.values()))
+    assert [p.members is None for p in document.pieces.values() if incremental._class_of(p.tree)] == [True]
