@@ -101,8 +101,9 @@ def test_shutdown_cancels_what_still_runs_and_is_answered():
 def test_memory_is_flat_under_open_edit_close_churn(tmp_path):
     """Rounds of opening a real-sized file, typing into it and closing it: once two rounds
     warmed the server up (the first grows it by up to 6 MB: caches, lazily built tables),
-    later rounds must not add to what it holds. (With the leak, each round of 2,000 edits
-    added 3.5 MB; the bound leaves room for a loaded machine.)"""
+    the three later rounds must not keep adding to what it holds. (With the leak, each
+    round of 2,000 edits added 3.5 MB, over 10 MB in three; the bound leaves room for the
+    allocator's one-off steps, up to 4 MB on a loaded machine.)"""
     text = "".join(p.read_text() for p in sorted((ROOT / "examples").rglob("*.py")))[:20_000]
     text = text[:text.rfind("\n") + 1]
     lines = text.count("\n")
@@ -127,4 +128,4 @@ def test_memory_is_flat_under_open_edit_close_churn(tmp_path):
             time.sleep(1)
             rss.append(rss_kb(server.proc.pid) / 1024)
         assert server.stop() == 0
-    assert max(rss[2:]) - rss[1] < 4, [round(r, 1) for r in rss]
+    assert max(rss[2:]) - rss[1] < 6, [round(r, 1) for r in rss]
