@@ -232,7 +232,7 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
                 if source is None:
                     continue
                 who, what = source
-                name = _short(index.functions[who][0], who) if who in index.functions else who
+                name = index.short_name(who) if who in index.functions else who
                 note = f" (`{name}` {what})"
             chain = chain if chain is not None else _chain(index, reached, key)
             diag = _from_candidate(rules[cand.code], fs.path, cand, chain)
@@ -301,16 +301,10 @@ def _chain(index, reached, key) -> tuple[ChainStep, ...]:
     out = []
     root_key, root_reach = steps[0]
     fs, fn = index.functions[root_key]
-    out.append(ChainStep(fs.path, fn.span.line, fn.span.column, f"{_short(fs, root_key)}: {root_reach.root.reason}"))
+    out.append(ChainStep(fs.path, fn.span.line, fn.span.column, f"{index.short_name(root_key)}: {root_reach.root.reason}"))
     for callee_key, how in steps[1:]:
-        cfs, _ = index.functions[callee_key]
-        out.append(ChainStep(how.path, how.line, how.column, f"calls {_short(cfs, callee_key)}"))
+        out.append(ChainStep(how.path, how.line, how.column, f"calls {index.short_name(callee_key)}"))
     return tuple(out)
-
-
-def _short(fs: FileSummary, key: str) -> str:
-    prefix = fs.module + "."
-    return key[len(prefix):] if fs.module and key.startswith(prefix) else key
 
 
 def _chain_text(chain: tuple[ChainStep, ...]) -> str:

@@ -103,56 +103,38 @@ class TrackedIndex(ProjectIndex):
         return self._defs_by_name
 
     # -- the cached lookups ---------------------------------------------------------------
+    def _cached(self, cache: str, table: dict, key, compute: Callable[[], Any]) -> Any:
+        """The entry `key` of a name cache: kept (what it read is read again), or computed
+        with its reads noted (`compute` stores it in `table`)."""
+        if key not in table:
+            return self._computed((cache, key), compute)
+        self._reuse((cache, key))
+        return table[key]
+
     def resolve_ref(self, ref: CallRef) -> tuple[str, ...]:
-        found = self._resolved.get(ref)
-        if found is None:
-            return self._computed(("resolved", ref), lambda: super(TrackedIndex, self).resolve_ref(ref))
-        if self._frames:
-            self._reuse(("resolved", ref))
-        return found
+        return self._cached("resolved", self._resolved, ref, lambda: super(TrackedIndex, self).resolve_ref(ref))
 
     def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[str, str] | None:
         if depth:
             return super().resolve_dotted(dotted, depth)
-        if dotted not in self._dotted:
-            return self._computed(("dotted", dotted), lambda: super(TrackedIndex, self).resolve_dotted(dotted))
-        if self._frames:
-            self._reuse(("dotted", dotted))
-        return self._dotted[dotted]
+        return self._cached("dotted", self._dotted, dotted, lambda: super(TrackedIndex, self).resolve_dotted(dotted))
 
     def mro(self, class_key: str) -> list[str]:
-        found = self._mro.get(class_key)
-        if found is None:
-            return self._computed(("mro", class_key), lambda: super(TrackedIndex, self).mro(class_key))
-        if self._frames:
-            self._reuse(("mro", class_key))
-        return found
+        return self._cached("mro", self._mro, class_key, lambda: super(TrackedIndex, self).mro(class_key))
 
     def wrappers(self, key: str) -> list[str]:
-        found = self._wrappers.get(key)
-        if found is None:
-            return self._computed(("wrappers", key), lambda: super(TrackedIndex, self).wrappers(key))
-        if self._frames:
-            self._reuse(("wrappers", key))
-        return found
+        return self._cached("wrappers", self._wrappers, key, lambda: super(TrackedIndex, self).wrappers(key))
 
     def _one_family(self, name: str) -> bool:
-        found = self._families.get(name)
-        if found is None:
-            return self._computed(("families", name), lambda: super(TrackedIndex, self)._one_family(name))
-        if self._frames:
-            self._reuse(("families", name))
-        return found
+        return self._cached("families", self._families, name, lambda: super(TrackedIndex, self)._one_family(name))
 
     def is_module_class(self, class_key: str) -> bool:
         """Cached here (every run asks it of every class with a forward, for the roots)."""
-        found = self._module_classes.get(class_key)
-        if found is None:
-            found = self._module_classes[class_key] = self._computed(
-                ("module_classes", class_key), lambda: super(TrackedIndex, self).is_module_class(class_key))
-        elif self._frames:
-            self._reuse(("module_classes", class_key))
-        return found
+        def compute() -> bool:
+            found = self._module_classes[class_key] = super(TrackedIndex, self).is_module_class(class_key)
+            return found
+
+        return self._cached("module_classes", self._module_classes, class_key, compute)
 
     def _reexported(self, dotted: str) -> tuple[str, str] | None:
         if self._frames:  # the table of top-level names is built from the files, not read here

@@ -88,6 +88,11 @@ class ProjectIndex:
                 "resolved": self._resolved, "dotted": self._dotted}
 
     # -- names ----------------------------------------------------------------------
+    def short_name(self, key: str) -> str:
+        """A function's key without its module, for messages: `Solver.step`."""
+        prefix = self.functions[key][0].module + "."
+        return key[len(prefix):] if key.startswith(prefix) else key
+
     def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[str, str] | None:
         """("function" | "class", key) for a dotted name, following re-exports."""
         if depth == 0:
@@ -379,9 +384,9 @@ class ProjectIndex:
         active.add(ref)
         try:
             for _, site in sites:
-                key = ref.position if 0 <= ref.position < len(site.args) else ref.name
                 if site.spreads:
                     return False
+                key = ref.position if 0 <= ref.position < len(site.args) else ref.name
                 if key == ref.name and key not in site.keywords:
                     continue  # left at its default
                 nones = dict(site.nones)

@@ -41,7 +41,7 @@ def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], e
             if site.built_here and enabled(REBUILT_OBJECT_CALL, key):
                 plain = [c for c in callees if _plain_class_method(index, c)]
                 if plain:
-                    name = _short(index, plain[0])
+                    name = index.short_name(plain[0])
                     found[key].own.append((make(REBUILT_OBJECT_CALL, key, site,
                                                 f"`{name}` breaks the graph and is called on an object built in "
                                                 "this compiled function, which Dynamo cannot rebuild to resume: "
@@ -75,14 +75,9 @@ def _flag_super_inits(index: ProjectIndex, found, init: str, enabled, make) -> N
                   if isinstance(s.ref, SuperMethod) and s.ref.name == "__init__"]
         for site in supers if enabled(MODULE_INIT_BREAK, own) else ():
             finding = make(MODULE_INIT_BREAK, own, site,
-                           f"`{_short(index, init)}` breaks the graph while this module is being built in compiled "
+                           f"`{index.short_name(init)}` breaks the graph while this module is being built in compiled "
                            "code; Dynamo cannot resume in a half-built nn.Module, so the graph breaks here too")
             if all(d.span != finding.span or d.code != finding.code for d, _ in found[own].own):
                 found[own].own.append((finding, site.in_loop))
         if not supers:
             return
-
-
-def _short(index: ProjectIndex, key: str) -> str:
-    prefix = index.functions[key][0].module + "."
-    return key[len(prefix):] if key.startswith(prefix) else key

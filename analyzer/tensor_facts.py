@@ -399,8 +399,8 @@ class Facts:
         name = self.function.kwargs_name
         if name is None:
             return None
-        if isinstance(node, cst.Subscript):
-            base, key = node.value, _string_key(node) and node.slice[0].slice.value
+        if isinstance(node, cst.Subscript) and _string_key(node):
+            base, key = node.value, node.slice[0].slice.value
         elif (isinstance(node.func, cst.Attribute) and node.func.attr.value in ("get", "pop") and node.args
               and node.args[0].keyword is None):
             base, key = node.func.value, node.args[0].value

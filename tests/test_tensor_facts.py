@@ -516,3 +516,15 @@ def test_an_input_read_with_dict_methods_is_a_dict_not_a_tensor():
 
         model = torch.compile(Reducers({}))
     """) == []
+    # iterated directly, the same input still gives tensors: `x.sum()` is data
+    assert _found("""
+        import torch
+
+
+        @torch.compile
+        def f(xs):
+            for x in xs:
+                if x.sum() > 0:
+                    return x
+            return xs
+    """) == [("TC101", 8)]
