@@ -399,7 +399,9 @@ class Facts:
         name = self.function.kwargs_name
         if name is None:
             return None
-        if isinstance(node, cst.Subscript) and _string_key(node):
+        if isinstance(node, cst.Subscript):
+            if not _string_key(node):
+                return None
             base, key = node.value, node.slice[0].slice.value
         elif (isinstance(node.func, cst.Attribute) and node.func.attr.value in ("get", "pop") and node.args
               and node.args[0].keyword is None):

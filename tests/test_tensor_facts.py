@@ -528,3 +528,19 @@ def test_an_input_read_with_dict_methods_is_a_dict_not_a_tensor():
                     return x
             return xs
     """) == [("TC101", 8)]
+
+
+def test_indexing_beside_kwargs_by_something_other_than_a_string():
+    """A function with `**kwargs` may index anything: only `kwargs["k"]` is a keyword read."""
+    assert _found("""
+        import torch
+
+
+        def pick(xs, i, **kwargs):
+            return xs[i] * kwargs["scale"]
+
+
+        @torch.compile
+        def f(x):
+            return pick([x, x], 1, scale=2.0)
+    """) == []
