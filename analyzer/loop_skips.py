@@ -3,7 +3,9 @@
 Dynamo cannot resume a frame in the middle of a loop body, so a break there (its own, or a
 callee's, whose inlining then fails at the call) makes it run the rest of that frame eagerly
 ("graph break in loop"). Later hazards written in the same function never break while that
-one stands; callees are still traced as frames of their own. Checked under torch 2.13:
+one stands; callees are still traced as frames of their own. A finding is hidden only by a
+break that certainly happens: a call that may run one of several methods (a base class's
+`self.step()`) hides nothing unless every one of them breaks. Checked under torch 2.13:
 `if x.sum() > 0` after a loop whose body breaks logs nothing, while a `while` test that
 breaks is resumable and does not skip.
 """
@@ -20,7 +22,11 @@ class FunctionFindings:
 
     own: list[tuple[Diagnostic, bool]] = field(default_factory=list)  # (finding, in a loop body)
     loop_calls: list[tuple[tuple[int, int], list[str]]] = field(default_factory=list)  # (position, callees)
-    callees: set[str] = field(default_factory=set)
+    calls: list[list[str]] = field(default_factory=list)  # each call's possible callees
+
+    @property
+    def callees(self) -> set[str]:
+        return {key for callees in self.calls for key in callees}
 
 
 def is_break(d: Diagnostic) -> bool:
@@ -31,11 +37,11 @@ def is_break(d: Diagnostic) -> bool:
 def keep_reached(found: dict[str, FunctionFindings], name_of) -> list[Diagnostic]:
     """Every finding, less those a loop break earlier in the same function hides (the
     break's message says how many). `name_of(key)` is the function's name for messages."""
-    breaking = breaking_functions(found)
+    breaking = breaking_functions(found, certain=True)
     out: list[Diagnostic] = []
     for key, ff in found.items():
         stops = [(_pos(d), i) for i, (d, in_loop) in enumerate(ff.own) if in_loop and is_break(d)]
-        stops += [(pos, None) for pos, callees in ff.loop_calls if any(c in breaking for c in callees)]
+        stops += [(pos, None) for pos, callees in ff.loop_calls if callees and all(c in breaking for c in callees)]
         if not stops:
             out.extend(d for d, _ in ff.own)
             continue
@@ -55,14 +61,16 @@ def keep_reached(found: dict[str, FunctionFindings], name_of) -> list[Diagnostic
     return out
 
 
-def breaking_functions(found: dict[str, FunctionFindings]) -> set[str]:
-    """Functions whose inlining breaks: a break of their own, or in a function they call."""
+def breaking_functions(found: dict[str, FunctionFindings], certain: bool = False) -> set[str]:
+    """Functions whose inlining breaks: a break of their own, or in a function they call
+    (`certain`: at a call all of whose possible callees break)."""
     breaking = {key for key, ff in found.items() if any(is_break(d) for d, _ in ff.own)}
     changed = True
     while changed:
         changed = False
         for key, ff in found.items():
-            if key not in breaking and ff.callees & breaking:
+            if key not in breaking and any(
+                    callees and (all if certain else any)(c in breaking for c in callees) for callees in ff.calls):
                 breaking.add(key)
                 changed = True
     return breaking

@@ -242,7 +242,7 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
             if site.unless and index.compiling_predicate(site.unless):
                 continue
             callees = list(index.resolve_ref(site.ref))
-            ff.callees.update(callees)
+            ff.calls.append(callees)
             if site.in_loop:
                 ff.loop_calls.append(((site.span.line, site.span.column), callees))
             for callee in callees:

@@ -74,6 +74,30 @@ PROGRAMS = {
                 return x
             return x + 1
         ''', "f(torch.ones(3))", {6, 10}),
+    "a call that may run a breaking override hides nothing": ('''
+        import torch
+
+        class Solver:
+            def integrate(self, x):
+                for i in range(3):
+                    x = self.step(x)
+                if x.sum() > 0:
+                    x = x + 1
+                return x
+
+        class Euler(Solver):
+            def step(self, x):
+                return x * 2
+
+        class Noisy(Solver):
+            def step(self, x):
+                print("step")
+                return x
+
+        @torch.compile
+        def f(x):
+            return Euler().integrate(x) + Noisy().integrate(x)
+        ''', "f(torch.ones(3))", {8, 18, 23}),
 }
 
 
