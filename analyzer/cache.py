@@ -174,6 +174,14 @@ class SummaryCache(SignedEntries):
         # One entry per project, replaced by each run: only the latest is worth keeping.
         self._write(self.directory / "runs", _slot(project), "run", key, diagnostics)
 
+    def get_context(self, project: str, key: str) -> list[str] | None:
+        """The imported modules (paths) the last run of `project` read beside its linted
+        files, if those files' key is `key`: the run's own key covers them too."""
+        return self._read(self.directory / "runs" / ("context-" + _slot(project)), "context", key)
+
+    def put_context(self, project: str, key: str, paths: list[str]) -> None:
+        self._write(self.directory / "runs", "context-" + _slot(project), "context", key, paths)
+
 
 class ConfirmResults(SignedEntries):
     """What each example module's run reported (`confirm/` in the cache folder)."""

@@ -22,7 +22,7 @@ _CLASSES = {cls.__name__: cls for cls in (
     ChainStep, Diagnostic, Fix, Severity, Span, TextEdit, GraphBreak,
     CallSite, Candidate, ClassSummary, CompileSite, FileSummary, FunctionSummary, Suppression, *CALL_REFS,
 )}
-_TOP = {"summary": FileSummary, "run": list, "confirm": dict}  # confirm: a runner's JSON report
+_TOP = {"summary": FileSummary, "run": list, "context": list, "confirm": dict}  # confirm: a runner's JSON report
 
 
 class EncodeError(Exception):
@@ -52,6 +52,8 @@ def loads(body: bytes, kind: str, key: str, schema: int):
     value = doc["value"]
     if kind == "run" and not all(isinstance(d, Diagnostic) for d in value):
         raise DecodeError("a run holds findings only")
+    if kind == "context" and not all(isinstance(p, str) for p in value):
+        raise DecodeError("a run's context is paths")
     return value
 
 

@@ -168,7 +168,10 @@ def discover(paths: list[Path], settings: Settings) -> tuple[list[SourceFile], l
 
 
 def _add(found: dict, path: Path) -> None:
-    if path in found:
-        return
+    if path not in found:
+        found[path] = source_file(path)
+
+
+def source_file(path: Path) -> SourceFile:
     module, is_package = module_name(path)
-    found[path] = SourceFile(path=path, display=display_path(path), module=module, is_package=is_package)
+    return SourceFile(path=path, display=display_path(path), module=module, is_package=is_package)

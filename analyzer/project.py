@@ -17,10 +17,11 @@ from tclint.analyzer.cache import SummaryCache, run_cache_key, summary_key
 from tclint.analyzer.cache_folders import cache_folder
 from tclint.analyzer.config import Settings
 from tclint.analyzer.diagnostic import ChainStep, Diagnostic, Span
-from tclint.analyzer.discovery import NotASourceFile, SourceFile, discover, read_source
+from tclint.analyzer.discovery import NotASourceFile, SourceFile, discover, read_source, source_file
 from tclint.analyzer.dynamo_hints import setting_hint
 from tclint.analyzer.file_analysis import analyze_module
 from tclint.analyzer.gb_registry import gb_url
+from tclint.analyzer.imported_context import imported_files
 from tclint.analyzer.loop_skips import FunctionFindings, keep_reached
 from tclint.analyzer.neutral_dir import in_neutral_directory
 from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
@@ -109,25 +110,44 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
     unreadable: dict[str, str] = {}
     inputs = _read_files(files, settings, notices, notebooks, unreadable)
     cache = SummaryCache(cache_folder(settings)) if use_cache else None
-    run_key = None
+    project = str(settings.base_dir)
+    linted_key = run_cache_key(settings.fingerprint(), [(f.display, key) for f, _, key in inputs])
     if cache is not None:
-        # Nothing changed since the last run with these settings: reuse its findings whole.
-        run_key = run_cache_key(settings.fingerprint(), [(f.display, key) for f, _, key in inputs])
-        cached = cache.get_run(str(settings.base_dir), run_key)
-        if cached is not None:
-            return LintResult(diagnostics=cached, files=len(files), notices=notices)
+        # Nothing changed since the last run with these settings, in the linted files or in
+        # the modules they import: reuse its findings whole.
+        context_paths = cache.get_context(project, linted_key)
+        if context_paths is not None:
+            context = _read_files(_context_files(context_paths), settings, [], {}, {})
+            cached = cache.get_run(project, _run_key(settings, inputs, context))
+            if cached is not None:
+                return LintResult(diagnostics=cached, files=len(files), notices=notices)
     summaries = _summaries(inputs, cache, jobs)
     for summary in summaries:
         if summary.path in unreadable:
             summary.syntax_error = (unreadable[summary.path], Span(1, 1, 1, 2))
-    diagnostics = project_diagnostics(summaries, settings)
+    context = _read_files(imported_files(files, summaries), settings, [], {}, {})
+    context_summaries = _summaries(context, cache, jobs)
+    context_shown = {s.path for s in context_summaries}
+    diagnostics = [d for d in project_diagnostics(summaries + context_summaries, settings)
+                   if d.path not in context_shown]
     if notebooks:
         diagnostics = [notebooks[d.path].to_cells(d) if d.path in notebooks else d for d in diagnostics]
     if cache is not None:
-        cache.put_run(str(settings.base_dir), run_key, diagnostics)
+        cache.put_context(project, linted_key, [str(f.path) for f, _, _ in context])
+        cache.put_run(project, _run_key(settings, inputs, context), diagnostics)
         if cache.problem:
             notices.append(cache.problem)
     return LintResult(diagnostics=diagnostics, files=len(files), notices=notices)
+
+
+def _run_key(settings: Settings, inputs, context) -> str:
+    return run_cache_key(settings.fingerprint(), [(f.display, key) for f, _, key in (*inputs, *context)])
+
+
+def _context_files(paths: list[str]) -> list[SourceFile]:
+    """The imported modules a cached run read, as files again (gone ones are left out: the
+    run key then differs)."""
+    return [source_file(Path(text)) for text in paths if Path(text).is_file()]
 
 
 def _read_files(files: list[SourceFile], settings: Settings, notices: list[str], notebooks: dict[str, Notebook],

@@ -1,0 +1,55 @@
+"""Modules the linted files import from their own packages, read as context.
+
+Linting some files of a package (a pre-commit run, or the files a test touched) must know
+what the rest of the package says about the names those files use: the class whose body
+sets the table a base class's method reads, the base a class extends, the helper it calls.
+The modules a linted file imports (one step, within the packages being linted) are
+summarized like the linted files, so the project phase sees them, but nothing is reported
+in them.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from tclint.analyzer.discovery import SourceFile, source_file
+from tclint.analyzer.summary import FileSummary
+
+
+def imported_files(files: list[SourceFile], summaries: list[FileSummary]) -> list[SourceFile]:
+    """The files of the modules `summaries` import that lie in the packages of `files` and
+    are not among them, in a stable order."""
+    roots = _package_roots(files)
+    linted = {f.path for f in files}
+    found: dict[Path, SourceFile] = {}
+    for summary in summaries:
+        for qualified in summary.imports.values():
+            parts = qualified.split(".")
+            root = roots.get(parts[0])
+            path = _module_file(root, parts) if root is not None else None
+            if path is not None and path not in linted and path not in found:
+                found[path] = source_file(path)
+    return sorted(found.values(), key=lambda f: f.display)
+
+
+def _package_roots(files: list[SourceFile]) -> dict[str, Path]:
+    """Top-level package name -> the folder that holds it, for each linted file in a package."""
+    roots: dict[str, Path] = {}
+    for f in files:
+        if not f.module or "-" in f.module:  # a script outside any package, or a notebook
+            continue
+        parts = f.module.split(".")
+        depth = len(parts) if f.is_package else len(parts) - 1
+        if depth == 0:
+            continue  # a top-level module is no package of its own
+        roots.setdefault(parts[0], f.path.parents[depth])
+    return roots
+
+
+def _module_file(root: Path, parts: list[str]) -> Path | None:
+    """The file of the longest module prefix of `parts` (`pkg.mod.Class` -> pkg/mod.py)."""
+    for n in range(len(parts), 0, -1):
+        base = root.joinpath(*parts[:n])
+        for candidate in (base.with_name(base.name + ".py"), base / "__init__.py"):
+            if candidate.is_file():
+                return candidate.resolve()
+    return None
