@@ -472,6 +472,8 @@ class FileAnalyzer(cst.CSTVisitor):
                 result = "ndarray"
         summary.returns = result if result is not None else "unknown"
         summary.under_dynamo = _predicate_value(scope.dynamo_returns)
+        if scope.objects:
+            _objects_passed(scope)
         self.facts.function = scope.parent
 
     def _visit_return(self, node: cst.Return) -> None:
@@ -666,7 +668,14 @@ class FileAnalyzer(cst.CSTVisitor):
                             built_here=self._built_here(node.func),
                             forwards_kwargs=any(a.star == "**" and _names(a.value, fn.kwargs_name) for a in node.args))
             self.summary.functions[fn.key].calls.append(site)
+            fn.sites.append((site, node))
             self.span_later(site, node)
+
+    def _visit_attribute(self, node: cst.Attribute) -> None:
+        fn = self.facts.function
+        if fn is not None and isinstance(node.value, cst.Name) and node.attr.value not in api.TENSOR_ATTRIBUTES \
+                and not node.attr.value.startswith("__"):
+            fn.objects.add(node.value.value)
 
     def _built_here(self, func: cst.BaseExpression) -> bool:
         """A method called on an object built in this function: `S().run`, or `s.run` after
@@ -1196,6 +1205,23 @@ def _names(expr: cst.BaseExpression, name: str | None) -> bool:
     return name is not None and isinstance(expr, cst.Name) and expr.value == name
 
 
+def _objects_passed(scope: tf.FunctionScope) -> None:
+    """A name whose attributes no tensor has (`outputs.logits`) holds an object wherever the
+    function passes it, whatever its first binding looked like (a model's call returns a
+    ModelOutput, not the tensor a module call usually gives)."""
+    for site, call in scope.sites:
+        position = 0
+        for arg in call.args:
+            if arg.star:
+                break
+            if isinstance(arg.value, cst.Name) and arg.value.value in scope.objects:
+                if arg.keyword is not None:
+                    site.keywords[arg.keyword.value] = None
+                elif position < len(site.args):
+                    site.args = site.args[:position] + (None,) + site.args[position + 1:]
+            position += arg.keyword is None
+
+
 def _passed(kind, source: refs.Attr | None = None):
     """A kind as a call passes it or an attribute stores it (summary.ArgKind). A record read
     from `self.name` holds, in the fields this file does not know, what the class stores there."""
@@ -1360,6 +1386,7 @@ _BOOKKEEPING_VISIT = {
     cst.For: FileAnalyzer._visit_for_sources,
     cst.With: FileAnalyzer._visit_with,
     cst.Call: FileAnalyzer._visit_call,
+    cst.Attribute: FileAnalyzer._visit_attribute,
     cst.Assign: FileAnalyzer._visit_assign,
     cst.ListComp: FileAnalyzer._visit_comprehension,
     cst.SetComp: FileAnalyzer._visit_comprehension,

@@ -125,6 +125,10 @@ class FunctionScope:
     kwargs_name: str | None = None  # the `**kwargs` parameter, if any
     # parameters that default to None, not rebound yet -> the guard "no caller passes it"
     none_defaults: dict[str, refs.LeftNone] = field(default_factory=dict)
+    # names whose attributes are read with a name no tensor has (`out.logits`): never tensors
+    objects: set[str] = field(default_factory=set)
+    # the calls made here, as recorded: (call site, its node)
+    sites: list[tuple] = field(default_factory=list)
 
     def lookup(self, name: str):
         scope: FunctionScope | None = self

@@ -544,3 +544,45 @@ def test_indexing_beside_kwargs_by_something_other_than_a_string():
         def f(x):
             return pick([x, x], 1, scale=2.0)
     """) == []
+
+
+def test_a_value_read_with_attributes_no_tensor_has_is_not_passed_on_as_a_tensor():
+    """A module call usually gives a tensor, but Hugging Face models give a ModelOutput:
+    `outputs.logits` says so, and a helper testing `"cache" in outputs` reads no tensor
+    (Dynamo, torch 2.13: no break). The attribute names a tensor has come from torch."""
+    program = """
+        import torch
+        from torch import nn
+
+
+        class Output:
+            def __init__(self, logits):
+                self.logits = logits
+
+            def __contains__(self, key):
+                return key in vars(self)
+
+
+        class Inner(nn.Module):
+            def forward(self, x):
+                return Output(x * 2)
+
+
+        class Outer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.inner = Inner()
+
+            def forward(self, x):
+                outputs = self.inner(x)
+                if has_cache(outputs):
+                    x = x + 1
+                return outputs.{attribute} + x
+
+
+        def has_cache(outputs):
+            return "cache" in outputs
+    """
+    assert _found(program.format(attribute="logits")) == []
+    # `.T` is a tensor's: nothing says the module call gave anything else
+    assert _found(program.format(attribute="T")) == [("TC105", 32)]

@@ -1,4 +1,11 @@
 """What Dynamo sees as a tensor and what it sees as a static Python value."""
+import json
+from pathlib import Path
+
+# Every name a tensor has (tools/list_tensor_attributes.py writes the table from torch):
+# code that reads another attribute of a value holds something else.
+TENSOR_ATTRIBUTES = frozenset(
+    json.loads(Path(__file__).with_name("tensor_attributes.json").read_text(encoding="utf-8"))["attributes"])
 
 # Attributes of a tensor that are static under Dynamo (guarded, not traced as data).
 STATIC_TENSOR_ATTRS = frozenset({

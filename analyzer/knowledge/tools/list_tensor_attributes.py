@@ -1,0 +1,30 @@
+"""Writes the names `torch.Tensor` has (methods and attributes, dunders left out) as the
+table tclint reads (`analyzer/knowledge/tensor_attributes.json`): a value whose code reads
+an attribute outside it is not a tensor. Run on demand with the torch to describe installed;
+the analyzer never imports this file:
+
+    python analyzer/knowledge/tools/list_tensor_attributes.py [-o TABLE.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import torch
+
+DEFAULT = Path(__file__).resolve().parents[1] / "tensor_attributes.json"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-o", "--output", type=Path, default=DEFAULT)
+    args = parser.parse_args()
+    names = sorted(n for n in dir(torch.Tensor) if not (n.startswith("__") and n.endswith("__")))
+    table = {"torch": torch.__version__.split("+")[0], "attributes": names}
+    args.output.write_text(json.dumps(table, indent=0) + "\n", encoding="utf-8")
+    print(f"{len(names)} names of torch.Tensor {table['torch']} -> {args.output}")
+
+
+if __name__ == "__main__":
+    main()
