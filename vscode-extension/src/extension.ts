@@ -14,7 +14,6 @@ import {
     RevealOutputChannelOn,
     State,
 } from 'vscode-languageclient/node';
-import { codeOf, hasDynamoVerdict, isSelected, severityFor, SOURCE } from './findings';
 import { checkExecutable, checkInterpreter, PreflightResult } from './preflight';
 import { getInterpreterDetails, onDidChangeInterpreter } from './python';
 import { buildServerCommand, DOCUMENT_SELECTOR, formatCommandLine } from './serverCommand';
@@ -150,28 +149,6 @@ async function notify(level: 'error' | 'warning' | 'info', message: string): Pro
     if (choice === 'Show Output') {
         output?.show();
     }
-}
-
-/** Applies tclint.severity, tclint.select and tclint.ignore to findings, and names their source. */
-function adjustDiagnostics(uri: vscode.Uri, diagnostics: vscode.Diagnostic[]): vscode.Diagnostic[] {
-    const settings = settingsFor(uri);
-    const kept: vscode.Diagnostic[] = [];
-    for (const d of diagnostics) {
-        if (!d.source) {
-            d.source = SOURCE;
-        }
-        const code = codeOf(d.code);
-        if (settings && !isSelected(code, settings.select, settings.ignore)) {
-            continue;
-        }
-        const verdict = hasDynamoVerdict((d as { data?: unknown }).data);
-        const severity = settings && !verdict ? severityFor(code, settings.severity) : undefined;
-        if (severity !== undefined) {
-            d.severity = severity as vscode.DiagnosticSeverity;
-        }
-        kept.push(d);
-    }
-    return kept;
 }
 
 /** Answer for `workspace/configuration` item `section` ("tclint" or "tclint.<key>"). */
@@ -327,15 +304,6 @@ async function startClient(): Promise<void> {
                 }
                 output?.info(`${command} ${commandArgs.join(' ')}`);
                 return next(command, commandArgs);
-            },
-            handleDiagnostics: (uri, diagnostics, next) => next(uri, adjustDiagnostics(uri, diagnostics)),
-            provideDiagnostics: async (document, previousResultId, token, next) => {
-                const report = await next(document, previousResultId, token);
-                if (report && report.kind === 'full') {
-                    const uri = document instanceof vscode.Uri ? document : document.uri;
-                    report.items = adjustDiagnostics(uri, report.items);
-                }
-                return report;
             },
             workspace: {
                 configuration: async (params, token, next) => {

@@ -1,10 +1,9 @@
-// Pure logic over tclint findings (no `vscode` import): codes, severity overrides,
-// select/ignore, and the status bar text.
+// Pure logic over tclint findings (no `vscode` import): counts by severity and the status bar
+// text. Which findings show and at what severity is the server's business (select, ignore,
+// severity, Dynamo's verdicts): the extension shows what it publishes.
 //
 // Severities use VS Code's numbering (vscode.DiagnosticSeverity): Error 0, Warning 1,
 // Information 2, Hint 3.
-
-import { SeverityName } from './settings';
 
 export const SOURCE = 'tclint';
 
@@ -12,80 +11,6 @@ export const SEVERITY_ERROR = 0;
 export const SEVERITY_WARNING = 1;
 export const SEVERITY_INFORMATION = 2;
 export const SEVERITY_HINT = 3;
-
-const SEVERITY_NUMBERS: Record<SeverityName, number> = {
-    error: SEVERITY_ERROR,
-    warning: SEVERITY_WARNING,
-    information: SEVERITY_INFORMATION,
-    hint: SEVERITY_HINT,
-};
-
-export function severityNumber(name: SeverityName): number {
-    return SEVERITY_NUMBERS[name];
-}
-
-/** A diagnostic's code as a string: VS Code gives `string | number | {value, target}`. */
-export function codeOf(code: unknown): string | undefined {
-    if (code === undefined || code === null) {
-        return undefined;
-    }
-    if (typeof code === 'string' || typeof code === 'number') {
-        return String(code);
-    }
-    if (typeof code === 'object' && 'value' in (code as object)) {
-        const value = (code as { value: unknown }).value;
-        return value === undefined || value === null ? undefined : String(value);
-    }
-    return undefined;
-}
-
-/** Length of the longest entry of `patterns` that is a prefix of `code` (`ALL` counts as 0); -1 if none. */
-export function longestMatch(code: string, patterns: readonly string[]): number {
-    const upper = code.toUpperCase();
-    let best = -1;
-    for (const raw of patterns) {
-        const pattern = raw.trim().toUpperCase();
-        if (pattern === 'ALL') {
-            best = Math.max(best, 0);
-        } else if (pattern && upper.startsWith(pattern)) {
-            best = Math.max(best, pattern.length);
-        }
-    }
-    return best;
-}
-
-/** The severity configured for `code` by the longest matching code or prefix, if any. */
-export function severityFor(code: string | undefined, map: Readonly<Record<string, SeverityName>>): number | undefined {
-    if (!code) {
-        return undefined;
-    }
-    let bestLength = -1;
-    let best: SeverityName | undefined;
-    for (const [pattern, level] of Object.entries(map)) {
-        const length = longestMatch(code, [pattern]);
-        if (length > bestLength) {
-            bestLength = length;
-            best = level;
-        }
-    }
-    return best === undefined ? undefined : severityNumber(best);
-}
-
-/**
- * Whether a finding with `code` is kept under `select`/`ignore` (as on the command line): an empty
- * select keeps everything; the more specific match wins and a tie goes to ignore. Findings without
- * a code are always kept.
- */
-export function isSelected(code: string | undefined, select: readonly string[], ignore: readonly string[]): boolean {
-    if (!code) {
-        return true;
-    }
-    const selected = select.length === 0 ? 0 : longestMatch(code, select);
-    if (selected < 0) {
-        return false;
-    }
-    return selected > longestMatch(code, ignore);
-}
 
 export interface FindingLike {
     source?: string;
@@ -175,10 +100,4 @@ export function formatStatus(counts: FindingCounts | undefined, state: ServerSta
         text: `${icon} tclint: ${total}`,
         tooltip: `tclint: ${plural(total, 'finding')} in this file (${parts.join(', ')}); click for the Problems panel`,
     };
-}
-
-/** Whether a finding carries Dynamo's verdict (`data.confirmed`, set by the confirm commands):
- * its severity (error when confirmed, hint when refuted) is then not overridden by tclint.severity. */
-export function hasDynamoVerdict(data: unknown): boolean {
-    return typeof data === 'object' && data !== null && typeof (data as { confirmed?: unknown }).confirmed === 'boolean';
 }
