@@ -55,27 +55,54 @@ class ChainStep:
         return f"{self.path}:{cell}{self.line}"
 
 
+REFUTED_NOTE = "not confirmed: this line ran without a break"
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
+    """A finding, in parts: `text()` composes them, and each output renders that."""
+
     path: str
     span: Span
     code: str
     name: str
     severity: Severity
-    message: str
+    message: str  # what the rule says about this code
     gb_type: str | None = None
     gb_id: str | None = None
     url: str | None = None
-    chain: tuple[ChainStep, ...] = ()
+    chain: tuple[ChainStep, ...] = ()  # from a compiled root to the finding
     fix: Fix | None = None
     suppression: TextEdit | None = None
-    confirmed: bool | None = None
+    confirmed: bool | None = None  # Dynamo's verdict, once an example ran the line
+    # sentences the project phase adds (what a break inside a loop keeps from being traced)
     notes: tuple[str, ...] = field(default=())
     cell: int | None = None  # in a notebook: the code cell (from 1) that `span` is relative to
+    because: str | None = None  # what makes the value a tensor, from another function: "`f` returns a tensor"
+    hint: str | None = None  # the Dynamo setting that would trace it
+    observed: str | None = None  # the Gb_type Dynamo logged, where it is not the predicted one
 
     @property
     def line(self) -> int:
         return self.span.line
+
+    def text(self, note_separator: str = "; ") -> str:
+        """The message as shown: the rule's words, why the value is a tensor, the setting that
+        would trace it, the call chain, the notes and Dynamo's verdict."""
+        parts = [self.message]
+        if self.because:
+            parts.append(f" ({self.because})")
+        if self.hint:
+            parts.append(f"; {self.hint}")
+        if len(self.chain) > 1:
+            via = " → ".join(step.label.removeprefix("calls ") for step in self.chain[1:])
+            parts.append(f" (in {via}, reached from {self.chain[0].label})")
+        parts.extend(f"{note_separator}{note}" for note in self.notes)
+        if self.confirmed:
+            parts.append(f" [confirmed by Dynamo{': ' + self.observed if self.observed else ''}]")
+        elif self.confirmed is False:
+            parts.append(f" [{REFUTED_NOTE}]")
+        return "".join(parts)
 
     def location(self) -> str:
         """`path:line:column`, or `path:cell N:line:column` in a notebook (as ruff writes it)."""
@@ -99,7 +126,7 @@ class Diagnostic:
             "code": self.code,
             "name": self.name,
             "severity": self.severity.value,
-            "message": self.message,
+            "message": self.text(),
             "gb_type": self.gb_type,
             "gb_id": self.gb_id,
             "url": self.url,

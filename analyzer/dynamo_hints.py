@@ -15,15 +15,15 @@ _REORDERABLE = ("print",)  # builtins Dynamo can move out of the graph when list
 
 
 @functools.lru_cache(maxsize=None)
-def setting_hint(rule) -> str:
-    """"; set `torch._dynamo.config.capture_scalar_outputs = True` to trace it", or ""."""
+def setting_hint(rule) -> str | None:
+    """"set `torch._dynamo.config.capture_scalar_outputs = True` to trace it", or None."""
     default = DynamoSettings()
     if not rule.enabled(default):
-        return ""
+        return None
     for flag in _FLAGS:
         if not rule.enabled(replace(default, **{flag: True})):
-            return f"; set `torch._dynamo.config.{flag} = True` to trace it"
+            return f"set `torch._dynamo.config.{flag} = True` to trace it"
     for name in _REORDERABLE:
         if not rule.enabled(replace(default, reorderable_logging_functions=frozenset({f"builtins.{name}"}))):
-            return f"; `torch._dynamo.config.reorderable_logging_functions.add({name})` runs it after the graph instead"
-    return ""
+            return f"`torch._dynamo.config.reorderable_logging_functions.add({name})` runs it after the graph instead"
+    return None

@@ -51,12 +51,12 @@ def keep_reached(found: dict[str, FunctionFindings], name_of) -> list[Diagnostic
         if index is not None and hidden:
             lines = sorted({d.span.line for d in hidden})
             shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
-            note = (f"; the rest of `{name_of(key)}` then runs eagerly (a break inside a loop ends "
+            note = (f"the rest of `{name_of(key)}` then runs eagerly (a break inside a loop ends "
                     f"the frame), so {len(hidden)} later finding{'s' if len(hidden) > 1 else ''} in it "
                     f"(line{'s' if len(lines) > 1 else ''} {shown}) show{'' if len(hidden) > 1 else 's'} "
                     "once this one is fixed")
             first = ff.own[index][0]
-            kept = [d.with_changes(message=d.message + note) if d is first else d for d in kept]
+            kept = [d.with_changes(notes=(*d.notes, note)) if d is first else d for d in kept]
         out.extend(kept)
     return out
 

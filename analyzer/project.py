@@ -246,18 +246,16 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
         for cand in fn.candidates:
             if cand.code not in codes or cand.unless and index.compiling_predicate(cand.unless):
                 continue
-            note = ""
+            because = None
             if cand.condition is not None:
                 source = index.tensor_source(cand.condition)
                 if source is None:
                     continue
                 who, what = source
-                name = index.short_name(who) if who in index.functions else who
-                note = f" (`{name}` {what})"
+                because = f"`{index.short_name(who) if who in index.functions else who}` {what}"
             chain = chain if chain is not None else _chain(index, reached, key)
             diag = _from_candidate(rules[cand.code], fs.path, cand, chain)
-            diag = diag.with_changes(message=diag.message.replace(cand.message, cand.message + note, 1)) if note else diag
-            ff.own.append((diag, cand.in_loop))
+            ff.own.append((diag.with_changes(because=because) if because else diag, cand.in_loop))
         for site in fn.calls:
             if site.unless and index.compiling_predicate(site.unless):
                 continue
@@ -327,18 +325,9 @@ def _chain(index, reached, key) -> tuple[ChainStep, ...]:
     return tuple(out)
 
 
-def _chain_text(chain: tuple[ChainStep, ...]) -> str:
-    if len(chain) < 2:
-        return ""
-    root = chain[0].label
-    via = " → ".join(step.label.removeprefix("calls ") for step in chain[1:])
-    return f" (in {via}, reached from {root})"
-
-
 def _from_candidate(rule, path: str, cand: Candidate, chain) -> Diagnostic:
-    message = cand.message + setting_hint(rule)  # the Dynamo setting that would trace it, if one would
-    return _make(rule, path, cand.span, message, chain, fix=cand.fix, gb=cand.graph_break,
-                 severity=cand.severity)
+    return _make(rule, path, cand.span, cand.message, chain, fix=cand.fix, gb=cand.graph_break,
+                 severity=cand.severity).with_changes(hint=setting_hint(rule))
 
 
 def _make(rule, path, span, message, chain, fix=None, gb=None, severity=None) -> Diagnostic:
@@ -349,7 +338,7 @@ def _make(rule, path, span, message, chain, fix=None, gb=None, severity=None) ->
         code=rule.code,
         name=rule.name,
         severity=severity or rule.severity,
-        message=message + _chain_text(chain),
+        message=message,
         gb_type=gb.gb_type if gb else None,
         gb_id=gb.gb_id if gb else None,
         url=gb_url(gb.gb_id) if gb else None,

@@ -196,11 +196,9 @@ def to_lsp(d: Any, lines: Sequence[str], encoding: str | None,
                 message=step.label,
             )
         )
-    message = d.message
+    message = d.text()
     if d.gb_id:
         message = f"{message} [{d.gb_id}]"
-    for note in getattr(d, "notes", ()) or ():
-        message += f"\n{note}"
     return types.Diagnostic(
         range=to_range(lines, d.span, encoding),
         message=message,

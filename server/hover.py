@@ -23,7 +23,7 @@ def finding_markdown(d: Any) -> str:
     from tclint.analyzer.rules import all_rules
 
     rule = all_rules().get(d.code)
-    parts = [f"**{d.code}** `{d.name}`: {d.message}"]
+    parts = [f"**{d.code}** `{d.name}`: {d.text()}"]
     if d.gb_id:
         url = d.url or gb_registry.gb_url(d.gb_id)
         parts.append(f"Dynamo graph break **{d.gb_id}**: {d.gb_type or ''} ([documentation]({url}))")
@@ -51,7 +51,7 @@ def finding_plaintext(d: Any) -> str:
     from tclint.analyzer.rules import all_rules
 
     rule = all_rules().get(d.code)
-    head = f"{d.code} {d.name}: {d.message}"
+    head = f"{d.code} {d.name}: {d.text()}"
     if rule is None:
         return head
     return head + "\n\n" + rule_doc_text(rule)

@@ -64,7 +64,7 @@ def test_a_confirmed_finding_carries_the_observed_type(tmp_path):
     (d,) = merge(static, [_case([_break(f, "Data dependent operator", gb_id="GB0033")])], by_path)
     assert (d.gb_type, d.gb_id, d.severity) == ("Data dependent operator", "GB0033", Severity.ERROR)
     assert d.url.endswith("gb0033.html")
-    assert d.message == "TC104 says so [confirmed by Dynamo: Data dependent operator]"
+    assert d.text() == "TC104 says so [confirmed by Dynamo: Data dependent operator]"
 
 
 def test_a_break_of_another_kind_does_not_confirm_a_finding(tmp_path):
@@ -81,7 +81,7 @@ def test_only_a_case_that_ran_cleanly_refutes(tmp_path):
         (d,) = merge(static, [_case(status=status, executed=ran)], by_path)
         assert d.confirmed is None, status
     (d,) = merge(static, [_case(executed=ran)], by_path)
-    assert d.confirmed is False and "ran without a break" in d.message
+    assert d.confirmed is False and "ran without a break" in d.text()
 
 
 def test_a_function_and_its_resume_functions_recompiling_are_one_finding(tmp_path):

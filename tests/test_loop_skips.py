@@ -114,8 +114,8 @@ def test_tclint_flags_the_lines_dynamo_breaks_on(name):
 def test_the_loop_break_says_what_it_hides():
     source = PROGRAMS["break in a loop body hides later branches"][0]
     (first,) = [d for d in api.lint_source(textwrap.dedent(source), "prog.py") if d.span.line == 8]
-    assert "the rest of `f` then runs eagerly" in first.message
-    assert "2 later findings in it (lines 11, 13)" in first.message
+    assert "the rest of `f` then runs eagerly" in first.text()
+    assert "2 later findings in it (lines 11, 13)" in first.text()
 
 
 @pytest.mark.dynamo

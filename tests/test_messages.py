@@ -17,7 +17,7 @@ def f(x):
 
 
 def messages(lint, body: str, code: str) -> list[str]:
-    return [d.message for d in lint(HEAD + body) if d.code == code]
+    return [d.text() for d in lint(HEAD + body) if d.code == code]
 
 
 def test_branch_names_the_value(lint):
@@ -68,7 +68,7 @@ class Net(torch.nn.Module):
 
 
 def test_training_only_paths_say_so(lint):
-    notes = [(d.line, "; this only runs in training (under `self.training`)" in d.message)
+    notes = [(d.line, "; this only runs in training (under `self.training`)" in d.text())
              for d in lint(MODULE) if d.code == "TC102"]
     assert notes == [(7, True), (11, True), (13, True), (14, False)]
 

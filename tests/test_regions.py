@@ -47,7 +47,7 @@ def test_torch_compile_call_on_function_and_helper_in_other_file(tmp_path):
         """,
     })
     assert found == [("helpers.py", 3, "TC102")]
-    assert "reached from step: compiled at" in diags[0].message and "train.py:8" in diags[0].message
+    assert "reached from step: compiled at" in diags[0].text() and "train.py:8" in diags[0].text()
     assert [s.label for s in diags[0].chain][1:] == ["calls helper"]
 
 
@@ -369,7 +369,7 @@ def test_helper_parameter_is_a_tensor_where_a_compiled_caller_passes_one(tmp_pat
             return next_step(step, err.abs().max())
     """})
     assert found == [("misc.py", 5, "TC101")]
-    assert "(`advance` passes a tensor as `error_ratio`)" in diags[0].message
+    assert "(`advance` passes a tensor as `error_ratio`)" in diags[0].text()
 
 
 def test_helper_parameter_given_numbers_or_called_eagerly_is_not(tmp_path):
@@ -436,7 +436,7 @@ def test_inputs_of_a_configured_root_are_tensors_in_its_helpers(tmp_path):
             return _check(t, method)
     """}, roots=("pkg.solve:solve",))
     assert found == [("solve.py", 3, "TC101")]
-    assert "(`solve` passes a tensor as `t`)" in diags[0].message
+    assert "(`solve` passes a tensor as `t`)" in diags[0].text()
 
 
 def test_an_am_i_compiling_wrapper_is_known_by_what_it_returns(tmp_path):
@@ -554,7 +554,7 @@ def test_self_is_a_module_only_where_the_class_bases_in_other_files_say_so(tmp_p
         """,
     })
     assert found == [("model.py", 10, "TC207")]
-    assert "Block" in diags[0].message
+    assert "Block" in diags[0].text()
 
 
 def test_an_annotation_aliasing_torch_tensor_in_another_file_is_a_tensor(tmp_path):
@@ -584,7 +584,7 @@ def test_an_annotation_aliasing_torch_tensor_in_another_file_is_a_tensor(tmp_pat
         """,
     })
     assert found == [("solve.py", 8, "TC101")]
-    assert "`pkg.types.Tensor` is torch.Tensor" in diags[0].message
+    assert "`pkg.types.Tensor` is torch.Tensor" in diags[0].text()
 
 
 def test_a_helper_parameter_with_a_literal_default_is_what_its_callers_pass(tmp_path):
@@ -669,7 +669,7 @@ def test_what_subclasses_in_other_files_store_in_an_attribute_is_read_where_the_
         """,
     })
     assert found == [("solver.py", 10, "TC101")]
-    assert "`Solver.advance` passes a tensor as `tableau.alpha`" in diags[0].message
+    assert "`Solver.advance` passes a tensor as `tableau.alpha`" in diags[0].text()
     found, diags = lint_tree(tmp_path, {"pkg/heun.py": """
         import torch
         from .solver import Solver
@@ -681,4 +681,4 @@ def test_what_subclasses_in_other_files_store_in_an_attribute_is_read_where_the_
                 return torch.ones(())
     """})
     assert found == [("solver.py", 10, "TC101"), ("solver.py", 22, "TC101")]
-    assert "(`Heun.scale` returns a tensor from the property `scale`)" in diags[1].message
+    assert "(`Heun.scale` returns a tensor from the property `scale`)" in diags[1].text()

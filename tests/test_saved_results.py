@@ -71,7 +71,7 @@ def test_a_row_adds_a_verdict_but_never_its_own_words(tmp_path):
         hashes, rows = saved_results.load(trace)
         store.put(tmp_path, hashes, {}, rows)
         (d,) = store.overlay(tmp_path, str(src), [_static(src)], None)
-        assert d.message.startswith("`.item()` breaks [") and "Ignore" not in d.message and "owned" not in d.message
+        assert d.text().startswith("`.item()` breaks [") and "Ignore" not in d.text() and "owned" not in d.text()
         assert d.confirmed is confirmed
         assert d.severity == (Severity.ERROR if confirmed else Severity.HINT)
         if confirmed:  # the observed Gb_type is part of the verdict
@@ -84,7 +84,7 @@ def test_observed_findings_keep_their_own_severity_and_a_bounded_message(tmp_pat
             _row(src, code="TC900", message="x" * 100_000)]
     src, trace = _write(tmp_path, rows)
     _, (d,) = saved_results.load(trace, lambda _: None)
-    assert d.severity == Severity.ERROR and "\x1b" not in d.message
+    assert d.severity == Severity.ERROR and "\x1b" not in d.text()
 
 
 def test_a_file_over_the_size_limit_is_ignored(tmp_path, monkeypatch):

@@ -9,9 +9,6 @@ from __future__ import annotations
 from tclint.analyzer.diagnostic import Diagnostic, Severity
 from tclint.analyzer.gb_registry import gb_url
 
-REFUTED_NOTE = " [not confirmed: this line ran without a break]"
-
-
 def predicted_types(d: Diagnostic) -> set[str]:
     """The Gb_types the finding's rule predicts (its own and the spellings it also predicts)."""
     from tclint.analyzer.rules import all_rules
@@ -27,13 +24,12 @@ def confirmed(d: Diagnostic, gb_type: str | None, gb_id: str | None) -> Diagnost
     """Dynamo broke the graph here as predicted: the finding carries the Gb_type it observed."""
     gb_type = gb_type or d.gb_type
     gb_id = gb_id if gb_type != d.gb_type or gb_id else d.gb_id
-    seen = f": {gb_type}" if gb_type != d.gb_type else ""
-    return d.with_changes(confirmed=True, severity=Severity.ERROR, message=f"{d.message} [confirmed by Dynamo{seen}]",
+    return d.with_changes(confirmed=True, severity=Severity.ERROR, observed=gb_type if gb_type != d.gb_type else None,
                           gb_type=gb_type, gb_id=gb_id, url=gb_url(gb_id) if gb_id else None)
 
 
 def refuted(d: Diagnostic) -> Diagnostic:
-    return d.with_changes(confirmed=False, message=d.message + REFUTED_NOTE)
+    return d.with_changes(confirmed=False)
 
 
 def apply(d: Diagnostic, verdict: Diagnostic) -> Diagnostic:

@@ -22,5 +22,5 @@ def render_github(diagnostics) -> str:
         props = f"file={_escape_property(d.path)},{where}title={_escape_property(d.code + ' ' + d.name)}"
         gb = f" [{d.gb_id}]" if d.gb_id else ""
         cell = f"cell {d.cell}:{s.line}:{s.column}: " if d.cell is not None else ""
-        out.append(f"::{_LEVEL[d.severity.value]} {props}::{_escape_data(cell + d.code + gb + ' ' + d.message)}\n")
+        out.append(f"::{_LEVEL[d.severity.value]} {props}::{_escape_data(cell + d.code + gb + ' ' + d.text())}\n")
     return "".join(out)

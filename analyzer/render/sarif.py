@@ -34,7 +34,7 @@ def render_sarif(diagnostics) -> str:
             "ruleId": d.code,
             "ruleIndex": codes.index(d.code) if d.code in rules else -1,
             "level": _LEVEL[d.severity.value],
-            "message": {"text": d.message},
+            "message": {"text": d.text()},
             "locations": [_location(d.path, d.span.line, d.span.column, d.span.end_line, d.span.end_column)],
         }
         if d.chain:

@@ -31,7 +31,7 @@ class _Style:
 
 def _headline(d, style: _Style) -> str:
     gb = " " + style.dim(f"[{d.gb_id}]") if d.gb_id else ""
-    return f"{style.bold(d.location())}: {style.code(d.code)}{gb} {d.message}"
+    return f"{style.bold(d.location())}: {style.code(d.code)}{gb} {d.text()}"
 
 
 def render_text(diagnostics, color: bool = False) -> str:
@@ -48,7 +48,7 @@ def render_full(diagnostics, sources: dict[str, list[str]] | None = None, color:
     cell_starts: dict[str, tuple[int, ...]] = {}  # notebooks: the joined line where each cell begins
     out = []
     for d in diagnostics:
-        out.append(f"{style.code(d.code)} {style.bold(d.name)}: {d.message}")
+        out.append(f"{style.code(d.code)} {style.bold(d.name)}: {d.text()}")
         out.append(f"  {style.gutter('-->')} {d.location()}")
         if d.path not in sources:
             sources[d.path], cell_starts[d.path] = _source_lines(d.path)
