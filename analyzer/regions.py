@@ -527,10 +527,10 @@ class ProjectIndex:
 
     def _callers(self) -> dict[str, list[tuple[str, CallSite]]]:
         """callee -> [(caller, call site)] over the compiled region (all functions until
-        `reached` is set), built once."""
+        `reached` is set), built once, callers in a stable order: messages name the first."""
         if self._callers_map is None:
             self._callers_map = {}
-            for key in (self.reached if self.reached is not None else self.functions):
+            for key in sorted(self.reached) if self.reached is not None else self.functions:
                 for site in self.functions[key][1].calls:
                     for callee in self.resolve_ref(site.ref):
                         self._callers_map.setdefault(callee, []).append((key, site))

@@ -1,6 +1,9 @@
 """Which code counts as compiled: roots in every spelling, calls followed across files."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -682,3 +685,16 @@ def test_what_subclasses_in_other_files_store_in_an_attribute_is_read_where_the_
     """})
     assert found == [("solver.py", 10, "TC101"), ("solver.py", 22, "TC101")]
     assert "(`Heun.scale` returns a tensor from the property `scale`)" in diags[1].text()
+
+
+def test_the_caller_a_message_names_does_not_depend_on_hashing(tmp_path):
+    """Several compiled callers pass the tensor: the message names the same one on every run
+    (set order changes with PYTHONHASHSEED; output must not)."""
+    callers = "".join(f"\n@torch.compile\ndef caller_{i}(x):\n    return helper(x * {i})\n" for i in range(8))
+    (tmp_path / "m.py").write_text(f"import torch\n\n\ndef helper(t):\n    if t > 0:\n        return t\n    return -t\n{callers}")
+    outputs = set()
+    for seed in ("1", "2", "3", "4", "5"):
+        proc = subprocess.run([sys.executable, "-m", "tclint.analyzer", "--no-cache", "m.py"], cwd=tmp_path, text=True,
+                              capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed})
+        outputs.add(proc.stdout)
+    assert len(outputs) == 1 and "passes a tensor as `t`" in outputs.pop()
