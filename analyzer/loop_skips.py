@@ -65,14 +65,18 @@ def breaking_functions(found: dict[str, FunctionFindings], certain: bool = False
     """Functions whose inlining breaks: a break of their own, or in a function they call
     (`certain`: at a call all of whose possible callees break)."""
     breaking = {key for key, ff in found.items() if any(is_break(d) for d, _ in ff.own)}
-    changed = True
-    while changed:
-        changed = False
-        for key, ff in found.items():
-            if key not in breaking and any(
-                    callees and (all if certain else any)(c in breaking for c in callees) for callees in ff.calls):
-                breaking.add(key)
-                changed = True
+    # Up the call graph from each break once (a whole project reaches tens of thousands of functions).
+    sites_calling: dict[str, list[tuple[str, list[str]]]] = {}  # callee -> (caller, that call's callees)
+    for key, ff in found.items():
+        for callees in ff.calls:
+            for callee in set(callees):
+                sites_calling.setdefault(callee, []).append((key, callees))
+    todo = list(breaking)
+    while todo:
+        for caller, callees in sites_calling.get(todo.pop(), ()):
+            if caller not in breaking and (not certain or all(c in breaking for c in callees)):
+                breaking.add(caller)
+                todo.append(caller)
     return breaking
 
 

@@ -31,6 +31,8 @@ def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], e
     breaking = breaking_functions(found)
     module_inits: set[str] = set()
     for key in list(found):
+        if found[key].callees.isdisjoint(breaking):
+            continue  # none of its calls breaks (`callees`: what its traced sites run)
         fn = index.functions[key][1]
         for site in fn.calls:
             if site.unless and index.compiling_predicate(site.unless):

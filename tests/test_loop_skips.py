@@ -129,3 +129,18 @@ def test_dynamo_breaks_on_those_lines():
     for name, (_src, _call, lines) in PROGRAMS.items():
         assert verdicts[name]["error"] is None, name
         assert {line for _, line in verdicts[name]["breaks"]} == lines, name
+
+
+def test_a_break_makes_every_function_that_calls_it_break_up_a_chain_and_round_a_cycle():
+    from tclint.analyzer.diagnostic import Diagnostic, Severity, Span
+    from tclint.analyzer.loop_skips import FunctionFindings, breaking_functions
+
+    brk = Diagnostic(path="/p.py", span=Span(1, 1, 1, 2), code="TC102", name="item", severity=Severity.WARNING,
+                     message="m", gb_type="Unsupported Tensor.item() call")
+    found = {"leaf": FunctionFindings(own=[(brk, False)]), "mid": FunctionFindings(calls=[["leaf"]]),
+             "top": FunctionFindings(calls=[["mid", "clean"]]), "a": FunctionFindings(calls=[["b"], ["top"]]),
+             "b": FunctionFindings(calls=[["a"]]), "clean": FunctionFindings(calls=[["other"], ["c2"]]),
+             "c2": FunctionFindings(calls=[["clean"]])}
+    assert breaking_functions(found) == {"leaf", "mid", "top", "a", "b"}
+    # certain: only a call all of whose possible callees break (top's may run `clean`)
+    assert breaking_functions(found, certain=True) == {"leaf", "mid"}
