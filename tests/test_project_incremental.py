@@ -5,7 +5,9 @@ resolution, equals what a fresh whole-project run works out.
 A small package of a few modules calls across files, derives classes across files and
 compiles some functions. Seeded random edits change what the files say about names: an
 import added or removed (also a name the package re-exports), a def or method added or
-renamed, a class's base changed, a decorator added or removed. Imports and bases only point
+renamed, a class's base changed, a decorator added or removed; and what the compiled region
+holds: a `torch.compile(f)` call added or removed, a body changed so that it now breaks or
+calls another file's function. Imports and bases only point
 to modules earlier in the package, so the only cycle is a class named as its own base (as
 `class Config(Config)` in modular transformers files). The short run is CI's;
 `TCLINT_PROJECT_DIFFERENTIAL=long` runs many more seeds and edits once.
@@ -57,7 +59,7 @@ def _import(rng: random.Random, i: int) -> str:
 
 
 def _module(rng: random.Random, i: int) -> dict:
-    m = {"imports": [], "defs": {}, "classes": {}, "decorated": {}}
+    m = {"imports": [], "defs": {}, "classes": {}, "decorated": {}, "compiled": []}
     if i:
         m["imports"] = [_import(rng, i) for _ in range(rng.randint(1, 3))]
     for name in rng.sample(FUNCTIONS, 2):
@@ -79,12 +81,14 @@ def _text(m: dict) -> str:
         out += [line for meth, body in cls["methods"].items() for line in (f"    def {meth}(self, x, obj=None):",
                                                                             f"        return {body}")]
         out.append("")
+    out += [f"compiled_{name} = torch.compile({name})" for name in m["compiled"]]
     return "\n".join(out)
 
 
 def _edit(rng: random.Random, i: int, m: dict) -> str:
     """One edit that changes what module `i` says about names; returns its kind."""
-    kinds = ["def added", "def renamed", "method added", "method renamed", "base changed", "decorator"]
+    kinds = ["def added", "def renamed", "method added", "method renamed", "base changed", "decorator",
+             "compile call", "body changed"]
     if i:
         kinds += ["import added", "import removed"]
     kind = rng.choice(kinds)
@@ -113,6 +117,17 @@ def _edit(rng: random.Random, i: int, m: dict) -> str:
         name = rng.choice(list(m["defs"]))
         if m["decorated"].pop(name, None) is None:
             m["decorated"][name] = rng.choice(DECORATORS)
+    elif kind == "compile call" and m["defs"]:
+        name = rng.choice(list(m["defs"]))
+        m["compiled"] = [n for n in m["compiled"] if n != name] if name in m["compiled"] else [*m["compiled"], name]
+    elif kind == "body changed":
+        body = rng.choice(["x.sum().item()", _body(rng, i, False)])
+        if m["defs"] and rng.random() < 0.5:
+            m["defs"][rng.choice(list(m["defs"]))] = body
+        elif m["classes"]:
+            methods = m["classes"][rng.choice(list(m["classes"]))]["methods"]
+            if methods:
+                methods[rng.choice(list(methods))] = body
     return kind
 
 
