@@ -12,8 +12,10 @@ big file's whole summary and back costs tens of milliseconds per edit.
 
 A big buffer's first summary is the whole-file one (the summary cache's, when the index
 already summarized the same bytes on disk): cutting the file into pieces costs a third
-more, and only the next edit needs them. The worker cuts it right after, while the server
-publishes; the next edit queues behind that.
+more, and only the next edit needs them. The buffers have a worker of their own (a lane of
+the parse pool), which cuts the text into pieces while the pool's worker, the one that reads
+files from disk, makes the whole-file summary: on two cores at once, and a first open never
+queues behind the cutting of the document opened before it. The next edit queues behind the cut.
 """
 from __future__ import annotations
 
@@ -29,7 +31,8 @@ class BufferSummaries:
     def __init__(self, pool: ParsePool) -> None:
         from tclint.analyzer.incremental import IncrementalSummarizer
 
-        self.pool = pool
+        self.pool = pool  # stateless: a buffer's first, whole-file summary
+        self.worker = pool.lane("buffers")  # keeps the pieces of big buffers between edits
         self.local = IncrementalSummarizer()
         self._sent: set[tuple[str, str, bool]] = set()  # documents whose text went to the worker
         self._held: dict[tuple[str, str, bool], tuple[tuple, Any]] = {}  # document -> (token, the worker's last summary)
@@ -43,16 +46,19 @@ class BufferSummaries:
         key = job[1:]
         if key not in self._sent:
             self._sent.add(key)
+            self.worker.post(prepare_in_worker, job)
             cached = _cached(cache, job)
             if cached is not None:
-                self.pool.post(prepare_in_worker, job)
                 return cached
+            summary = self.pool.summarize(*job)
+            self.pool.post(trim_in_worker, None)  # that worker keeps nothing of it
+            return summary
         held = self._held.pop(key, None)
-        sent, first = self.pool.call(summarize_in_worker, (*job, held[0] if held else None), path)
+        sent, first = self.worker.call(summarize_in_worker, (*job, held[0] if held else None), path)
         summary = sent.summary if sent.base is None else _rebuilt(held[1], sent)
         self._held[key] = (sent.token, summary)
-        if first:
-            self.pool.post(prepare_in_worker, job)
+        if first:  # a new worker (the last one crashed): it cuts the text for the next edit
+            self.worker.post(prepare_in_worker, job)
         return summary
 
     def forget(self, path: str) -> None:
@@ -61,9 +67,9 @@ class BufferSummaries:
         self._sent = {key for key in self._sent if key[0] != path}
         self._held = {key: held for key, held in self._held.items() if key[0] != path}
         trim_heap()
-        if self.pool.running:
+        if self.worker.running:
             try:
-                self.pool.call(forget_in_worker, path, path)
+                self.worker.call(forget_in_worker, path, path)
             except SummaryFailed:
                 pass  # the worker is gone, and what it kept with it
 
@@ -156,6 +162,10 @@ def prepare_in_worker(job: tuple[str, str, str, bool]) -> None:
 
     _summarizer().summarize(*job)
     heap.settle()
+
+
+def trim_in_worker(_: None) -> None:
+    trim_heap()
 
 
 def forget_in_worker(path: str) -> None:

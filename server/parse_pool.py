@@ -44,6 +44,17 @@ class ParsePool:
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
         self._lock = threading.Lock()
+        self._lanes: dict[str, ParsePool] = {}
+
+    def lane(self, name: str) -> ParsePool:
+        """A pool of its own worker, closed with this one: work that keeps state in its
+        worker (the editor's buffers) queues there, not behind (or in front of) this pool's."""
+        with self._lock:
+            lane = self._lanes.get(name)
+            if lane is None:
+                lane = self._lanes[name] = ParsePool(self.threshold, self.timeout)
+                lane._closed = self._closed
+            return lane
 
     def _get(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -118,9 +129,12 @@ class ParsePool:
         try:
             self._closed = True
             self._discard()
+            lanes = list(self._lanes.values())
         finally:
             if locked:
                 self._lock.release()
+        for lane in lanes:
+            lane.close()
 
 
 def trim_heap() -> None:

@@ -76,3 +76,19 @@ def test_the_worker_sends_what_changed_since_the_summary_the_server_holds():
     assert bs._rebuilt(first.summary, sent) == summarize(edit, *document)
     stale, _ = bs.summarize_in_worker((text, *document, first.token))  # not the worker's last: whole
     assert stale.base is None and stale.summary == summarize(text, *document)
+
+
+def test_a_first_open_does_not_queue_behind_the_cutting_of_another_buffer():
+    import time
+
+    text = (ROOT / "examples" / "tinyvit" / "layers.py").read_text(encoding="utf-8")
+    pool = ParsePool(threshold=1)
+    try:
+        buffers = BufferSummaries(pool)
+        buffers.worker.post(time.sleep, 60)  # the buffers' worker is busy (cutting a big document)
+        began = time.monotonic()
+        assert buffers.summarize(text, "/ws/l.py", "l", False) == summarize(text, "/ws/l.py", "l", False)
+        assert time.monotonic() - began < 45  # from the pool's own worker
+    finally:
+        pool.close()
+    assert not buffers.worker.running  # the lane is closed with its pool
