@@ -777,20 +777,28 @@ def _resplit(old: str, pieces: list[str], new: str) -> list[str] | None:
     first = max(0, bisect.bisect_right(starts, prefix) - 1)
     first = min(first, len(pieces) - 1)
     last = max(first, min(len(pieces) - 1, bisect.bisect_right(starts, len(old) - suffix - 1) - 1))
-    begin, end = starts[first], starts[last + 1] + len(new) - len(old)
-    if end < begin or (end < len(new) and new[end - 1:end] not in ("\n", "\r")):
-        return None  # the edit joined lines across the region's end
-    if (begin and old[begin - 1] == "\r" and new[begin:begin + 1] == "\n") or (
-            new[end - 1:end] == "\r" and new[end:end + 1] == "\n"):
-        return None  # a CR and an LF became one line end
-    region = new[begin:end]
-    try:
-        tree = ast.parse(region)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    if not tree.body:
-        return None
-    return pieces[:first] + _split(tree, region) + pieces[last + 1:]
+    while True:
+        begin, end = starts[first], starts[last + 1] + len(new) - len(old)
+        if end < begin or (end < len(new) and new[end - 1:end] not in ("\n", "\r")):
+            return None  # the edit joined lines across the region's end
+        if (begin and old[begin - 1] == "\r" and new[begin:begin + 1] == "\n") or (
+                new[end - 1:end] == "\r" and new[end:end + 1] == "\n"):
+            return None  # a CR and an LF became one line end
+        region = new[begin:end]
+        try:
+            tree = ast.parse(region)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        if tree.body:
+            return pieces[:first] + _split(tree, region) + pieces[last + 1:]
+        # Only blank lines and comments (a statement deleted): they go with the statement
+        # below them, or the last one when none is below.
+        if last + 1 < len(pieces):
+            last += 1
+        elif first > 0:
+            first -= 1
+        else:
+            return None
 
 
 def _longest(same: Callable[[int], bool], limit: int) -> int:

@@ -154,6 +154,22 @@ def test_a_name_imported_inside_a_function_reaches_later_functions_as_in_the_who
     assert inc.summarize(edited, "f.py", "f", False) == summarize(edited, "f.py", "f", False)
 
 
+def test_deleting_a_statement_re_splits_only_its_neighbours(monkeypatch):
+    from tclint.analyzer import incremental
+
+    inc = IncrementalSummarizer()
+    inc.summarize(MODULE, "f.py", "f", False)
+    split = []
+    real = incremental._split
+    monkeypatch.setattr(incremental, "_split", lambda tree, text: split.append(text) or real(tree, text))
+    added = MODULE + "\n\ndef last(x):\n    return x\n"
+    assert inc.summarize(added, "f.py", "f", False) == summarize(added, "f.py", "f", False)
+    middle = MODULE.replace("def other(x):\n    return x.item()\n", "")
+    for edited in (MODULE, middle):  # the last statement deleted (its blank lines go with the one above), then one before it
+        assert inc.summarize(edited, "f.py", "f", False) == summarize(edited, "f.py", "f", False)
+    assert split and not any(text.startswith("import torch") for text in split), split  # never from the top
+
+
 def test_statements_on_one_line_and_windows_newlines():
     text = "import torch; x = 1\r\n@torch.compile\r\ndef f(t):\r\n    return t.item()\r\n"
     inc = IncrementalSummarizer()
