@@ -26,7 +26,7 @@ import ast
 import bisect
 import re
 from collections import OrderedDict
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable
 
 import libcst as cst
@@ -293,6 +293,10 @@ class IncrementalSummarizer:
         self.analyzed = 0  # pieces analyzed by the last call (the others were reused)
         self.members_analyzed = 0  # of which, members of classes analyzed (see _analyze_class)
         self.whole = False  # whether the last call analyzed the whole file at once
+        # Of the last call (when not whole): ("functions" or "classes", key) -> (the record as
+        # its piece found it, lines it was moved down). Two summaries' records with the same
+        # first differ by a move (see moved_records).
+        self.origins: dict[tuple[str, str], tuple[Any, int]] = {}
 
     def knows(self, path: str, module: str, is_package: bool) -> bool:
         """Whether pieces of a version of this document are kept (an edit reuses them)."""
@@ -301,6 +305,7 @@ class IncrementalSummarizer:
     def summarize(self, text: str, path: str, module: str, is_package: bool) -> FileSummary:
         self.analyzed = self.members_analyzed = 0
         self.whole = True
+        self.origins = {}
         key = (path, module, is_package)
         previous = self._documents.get(key)
         sources = _resplit(previous.text, previous.sources, text) if previous is not None else None
@@ -370,13 +375,20 @@ class IncrementalSummarizer:
             if piece.shifted is None or piece.shifted[0] != line - 1:
                 piece.shifted = (line - 1, _shifted(piece.part, line - 1))
             _merge(summary, piece.shifted[1])
+            self._note_origins(piece.part, line - 1)
             for member, first in piece.order:  # shifted each on its own: the unchanged stay the same objects
                 by = line - 1 + first - 1
                 if member.shifted is None or member.shifted[0] != by:
                     member.shifted = (by, _shifted(member.part, by))
                 _merge(summary, member.shifted[1])
+                self._note_origins(member.part, by)
             line += piece.lines
         return summary
+
+    def _note_origins(self, part: FileSummary, by: int) -> None:
+        for table in ("functions", "classes"):
+            for key, record in getattr(part, table).items():
+                self.origins[(table, key)] = (record, by)
 
     def _analyze(self, source: str, tree: cst.Module, path: str, module: str, is_package: bool, rules, live,
                  previous: _Piece | None) -> _Piece:
@@ -830,21 +842,45 @@ def _shift_fix(fix: Fix | None, by: int) -> Fix | None:
     return Fix(fix.title, tuple(TextEdit(e.path, _shift(e.span, by), e.new_text) for e in fix.edits))
 
 
+def _with(record, **changes):
+    """dataclasses.replace for the summary's plain records, without a call of __init__: a
+    shallow copy, as replace makes (an edit that adds a line shifts thousands of them)."""
+    copy = object.__new__(type(record))
+    copy.__dict__.update(record.__dict__)
+    copy.__dict__.update(changes)
+    return copy
+
+
+def _shifted_function(fn, by: int):
+    return _with(fn, span=_shift(fn.span, by),
+                 calls=[_with(c, span=_shift(c.span, by)) for c in fn.calls],
+                 candidates=[_with(c, span=_shift(c.span, by), fix=_shift_fix(c.fix, by)) for c in fn.candidates])
+
+
+def moved_records(before: dict, after: dict) -> dict[tuple[str, str], int]:
+    """(table, key) -> lines moved down, for the functions and classes of `after` (origins,
+    see IncrementalSummarizer.origins) that are those of `before` moved: an edit that adds or
+    removes a line moves every record below it, and the record moved is `moved(record, by)`."""
+    return {key: by - before[key][1] for key, (record, by) in after.items()
+            if key in before and before[key][0] is record}
+
+
+def moved(record, by: int):
+    """A function's or a class's record (FunctionSummary, ClassSummary) `by` lines further down."""
+    if isinstance(record, ClassSummary):
+        return _with(record, span=_shift(record.span, by))
+    return _shifted_function(record, by)
+
+
 def _shifted(part: FileSummary, by: int) -> FileSummary:
     """A piece's findings `by` lines further down."""
     out = FileSummary(path=part.path, module=part.module, imports=part.imports, aliases=part.aliases,
                       callable_tables=part.callable_tables,
                       hook_functions=part.hook_functions, dynamo_config=part.dynamo_config)
-    for key, fn in part.functions.items():
-        out.functions[key] = replace(
-            fn,
-            span=_shift(fn.span, by),
-            calls=[replace(c, span=_shift(c.span, by)) for c in fn.calls],
-            candidates=[replace(c, span=_shift(c.span, by), fix=_shift_fix(c.fix, by)) for c in fn.candidates],
-        )
-    out.classes = {key: replace(cls, span=_shift(cls.span, by)) for key, cls in part.classes.items()}
-    out.compile_sites = [replace(s, span=_shift(s.span, by)) for s in part.compile_sites]
-    out.module_candidates = [replace(c, span=_shift(c.span, by), fix=_shift_fix(c.fix, by))
+    out.functions = {key: _shifted_function(fn, by) for key, fn in part.functions.items()}
+    out.classes = {key: moved(cls, by) for key, cls in part.classes.items()}
+    out.compile_sites = [_with(s, span=_shift(s.span, by)) for s in part.compile_sites]
+    out.module_candidates = [_with(c, span=_shift(c.span, by), fix=_shift_fix(c.fix, by))
                              for c in part.module_candidates]
     return out
 

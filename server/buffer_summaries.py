@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tclint.server.parse_pool import ParsePool, SummaryFailed, trim_heap
@@ -91,20 +91,31 @@ def _cached(cache: Any, job: tuple[str, str, str, bool]) -> Any:
 class Sent:
     """A summary as it comes from the worker: whole (`base` None), or what changed since the
     one the server holds (its token `base`): `summary` with only the functions and classes
-    that are new objects, and the keys of all of them, in order."""
+    that are new objects and not merely moved, the lines the moved ones moved down (an edit
+    that adds a line moves every record below it: pickling them all costs tens of
+    milliseconds), and the keys of all of them, in order."""
 
     token: tuple
     base: tuple | None
     summary: Any
     functions: tuple[str, ...] = ()
     classes: tuple[str, ...] = ()
+    moved: dict[tuple[str, str], int] = field(default_factory=dict)  # ("functions"/"classes", key) -> lines
 
 
 def _rebuilt(held: Any, sent: Sent) -> Any:
+    from tclint.analyzer.incremental import moved
+
     new = sent.summary
-    return replace(new, functions={k: new.functions[k] if k in new.functions else held.functions[k]
-                                   for k in sent.functions},
-                   classes={k: new.classes[k] if k in new.classes else held.classes[k] for k in sent.classes})
+
+    def record(table: str, key: str) -> Any:
+        if key in getattr(new, table):
+            return getattr(new, table)[key]
+        by = sent.moved.get((table, key))
+        return getattr(held, table)[key] if not by else moved(getattr(held, table)[key], by)
+
+    return replace(new, functions={k: record("functions", k) for k in sent.functions},
+                   classes={k: record("classes", k) for k in sent.classes})
 
 
 WORKER_DOCUMENTS = 8
@@ -128,21 +139,29 @@ def summarize_in_worker(job: tuple[str, str, str, bool, tuple | None]) -> tuple[
     pieces of). `job`: text, path, module, is_package, and the token of the summary of this
     document that the server holds (None: none)."""
     *document, held = job
+    from tclint.analyzer.incremental import moved_records
+
     summary, first = worker_summary(tuple(document))
+    origins = _summarizer().origins if not first else {}
     sent = _WORKER_STATE.setdefault("sent", {})
     key = tuple(document[1:])
     previous = sent.pop(key, None)
     token = (os.getpid(), next(_TOKENS))  # a new worker's tokens are not its predecessor's
-    sent[key] = (token, summary)
+    sent[key] = (token, summary, origins)
     if len(sent) > WORKER_DOCUMENTS:
         del sent[next(iter(sent))]
     if previous is None or previous[0] != held:
         return Sent(token, None, summary), first
-    old = previous[1]
-    changed = replace(summary,
-                      functions={k: v for k, v in summary.functions.items() if old.functions.get(k) is not v},
-                      classes={k: v for k, v in summary.classes.items() if old.classes.get(k) is not v})
-    return Sent(token, held, changed, tuple(summary.functions), tuple(summary.classes)), first
+    _, old, old_origins = previous
+    shifts = moved_records(old_origins, origins)  # a record the server holds, moved
+
+    def changed(table: str) -> dict:
+        before = getattr(old, table)
+        return {k: v for k, v in getattr(summary, table).items()
+                if before.get(k) is not v and (table, k) not in shifts}
+
+    return Sent(token, held, replace(summary, functions=changed("functions"), classes=changed("classes")),
+                tuple(summary.functions), tuple(summary.classes), shifts), first
 
 
 def worker_summary(job: tuple[str, str, str, bool]) -> tuple[Any, bool]:

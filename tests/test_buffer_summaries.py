@@ -92,3 +92,20 @@ def test_a_first_open_does_not_queue_behind_the_cutting_of_another_buffer():
     finally:
         pool.close()
     assert not buffers.worker.running  # the lane is closed with its pool
+
+
+def test_records_an_edit_only_moves_down_are_sent_as_moves():
+    import pickle
+
+    from tclint.server import buffer_summaries as bs
+
+    text = (ROOT / "examples" / "tinyvit" / "layers.py").read_text(encoding="utf-8")
+    document = ("/ws/moved.py", "moved", False)
+    bs.prepare_in_worker((text, *document))
+    first, _ = bs.summarize_in_worker((text, *document, None))
+    edit = "import os\n" + text  # every function and class one line down
+    sent, _ = bs.summarize_in_worker((edit, *document, first.token))
+    assert sent.summary.functions == {} and sent.summary.classes == {}
+    assert set(sent.moved.values()) == {1} and len(sent.moved) == len(first.summary.functions) + len(first.summary.classes)
+    sent = pickle.loads(pickle.dumps(sent))
+    assert bs._rebuilt(first.summary, sent) == summarize(edit, *document)
