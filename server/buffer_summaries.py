@@ -139,8 +139,6 @@ def summarize_in_worker(job: tuple[str, str, str, bool, tuple | None]) -> tuple[
     pieces of). `job`: text, path, module, is_package, and the token of the summary of this
     document that the server holds (None: none)."""
     *document, held = job
-    from tclint.analyzer.incremental import moved_records
-
     summary, first = worker_summary(tuple(document))
     origins = _summarizer().origins if not first else {}
     sent = _WORKER_STATE.setdefault("sent", {})
@@ -150,8 +148,17 @@ def summarize_in_worker(job: tuple[str, str, str, bool, tuple | None]) -> tuple[
     sent[key] = (token, summary, origins)
     if len(sent) > WORKER_DOCUMENTS:
         del sent[next(iter(sent))]
+    return delta(previous, held, (token, summary, origins)), first
+
+
+def delta(previous: tuple | None, held: tuple | None, now: tuple) -> Sent:
+    """`now` (token, summary, origins: see IncrementalSummarizer.origins) as sent to a server
+    that holds the summary of token `held`; `previous`: the last one sent (token, summary, origins)."""
+    from tclint.analyzer.incremental import moved_records
+
+    token, summary, origins = now
     if previous is None or previous[0] != held:
-        return Sent(token, None, summary), first
+        return Sent(token, None, summary)
     _, old, old_origins = previous
     shifts = moved_records(old_origins, origins)  # a record the server holds, moved
 
@@ -161,7 +168,7 @@ def summarize_in_worker(job: tuple[str, str, str, bool, tuple | None]) -> tuple[
                 if before.get(k) is not v and (table, k) not in shifts}
 
     return Sent(token, held, replace(summary, functions=changed("functions"), classes=changed("classes")),
-                tuple(summary.functions), tuple(summary.classes), shifts), first
+                tuple(summary.functions), tuple(summary.classes), shifts)
 
 
 def worker_summary(job: tuple[str, str, str, bool]) -> tuple[Any, bool]:

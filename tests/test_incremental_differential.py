@@ -12,7 +12,9 @@ The short run (CI) edits the examples and a few torch modules; the
 long run (`TCLINT_DIFFERENTIAL=long`) edits torch/nn/functional.py and every model of an
 installed transformers too (the one in ~/.cache/tclint-eval/realworld-venv, or the
 importable one; TCLINT_DIFFERENTIAL_MODELS of them, spread over the alphabet), and writes its
-figures to TCLINT_DIFFERENTIAL_REPORT when set.
+figures to TCLINT_DIFFERENTIAL_REPORT when set. Each summary is also passed on as the
+parse worker sends it to the server (what changed, records moved down as moves), and the
+server's rebuilt summary must equal the whole file's too.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import ast
 import importlib.util
 import json
 import os
+import pickle
 import random
 import time
 from pathlib import Path
@@ -28,6 +31,7 @@ import pytest
 
 from tclint.analyzer.incremental import IncrementalSummarizer
 from tclint.analyzer.project import summarize
+from tclint.server.buffer_summaries import _rebuilt, delta
 
 ROOT = Path(__file__).resolve().parents[1]
 LONG = os.environ.get("TCLINT_DIFFERENTIAL") == "long"
@@ -243,7 +247,7 @@ EDIT_KINDS = [add_import, remove_import, module_name, class_body, function_body,
               class_attribute, method_self_attribute, method_decorator, remove_method, name_read_by_a_method]
 
 
-def _check(inc: IncrementalSummarizer, text: str, path: str, what: str, stats: dict) -> None:
+def _check(inc: IncrementalSummarizer, text: str, path: str, what: str, stats: dict, server: dict) -> None:
     t = time.perf_counter()
     got = inc.summarize(text, path, "pkg.mod", False)
     stats["incremental_s"].append(time.perf_counter() - t)
@@ -252,22 +256,29 @@ def _check(inc: IncrementalSummarizer, text: str, path: str, what: str, stats: d
     want = summarize(text, path, "pkg.mod", False)
     stats["whole_s"].append(time.perf_counter() - t)
     assert got == want, f"{path}: after {what}, the incremental summary differs from the whole file's"
+    # As the server gets it from the parse worker: what changed since the last one, pickled.
+    now = (len(stats["analyzed"]), got, {} if inc.whole else inc.origins)
+    sent = pickle.loads(pickle.dumps(delta(server.get("sent"), server.get("token"), now)))
+    server["summary"] = sent.summary if sent.base is None else _rebuilt(server["summary"], sent)
+    server["sent"], server["token"] = now, sent.token
+    assert server["summary"] == want, f"{path}: after {what}, the server's summary differs from the whole file's"
 
 
 def run_edits(path: Path, seed: int, edits: int, stats: dict) -> None:
     rng = random.Random(f"{seed}:{path.name}")
     text = path.read_text(encoding="utf-8")
     inc = IncrementalSummarizer()
-    _check(inc, text, str(path), "opening", stats)
+    server: dict = {}
+    _check(inc, text, str(path), "opening", stats, server)
     done = 0
     while done < edits:
         tree = ast.parse(text)
         if rng.random() < 0.1:  # a syntax error, then its repair
             line = _top_level_line(tree, rng)
             broken = _insert(text, line, "def broken(:\n")
-            _check(inc, broken, str(path), "a syntax error", stats)
+            _check(inc, broken, str(path), "a syntax error", stats, server)
             stats["kinds"]["syntax_error"] = stats["kinds"].get("syntax_error", 0) + 1
-            _check(inc, text, str(path), "repairing a syntax error", stats)
+            _check(inc, text, str(path), "repairing a syntax error", stats, server)
             done += 1
             continue
         kind = rng.choice(EDIT_KINDS)
@@ -279,7 +290,7 @@ def run_edits(path: Path, seed: int, edits: int, stats: dict) -> None:
         except SyntaxError:
             continue  # e.g. a line inserted into a one-line compound statement; syntax errors are above
         text = edited
-        _check(inc, text, str(path), kind.__name__, stats)
+        _check(inc, text, str(path), kind.__name__, stats, server)
         stats["kinds"][kind.__name__] = stats["kinds"].get(kind.__name__, 0) + 1
         done += 1
 
