@@ -13,9 +13,10 @@ big file's whole summary and back costs tens of milliseconds per edit.
 A big buffer's first summary is the whole-file one (the summary cache's, when the index
 already summarized the same bytes on disk): cutting the file into pieces costs a third
 more, and only the next edit needs them. The buffers have a worker of their own (a lane of
-the parse pool), which cuts the text into pieces while the pool's worker, the one that reads
-files from disk, makes the whole-file summary: on two cores at once, and a first open never
-queues behind the cutting of the document opened before it. The next edit queues behind the cut.
+the parse pool), which cuts the text into pieces after the pool's worker, the one that reads
+files from disk, made the whole-file summary: a first open never queues behind the cutting of
+the document opened before it, and the cutting runs beside the indexing of the workspace, on
+another core. The next edit of the document queues behind its cut.
 """
 from __future__ import annotations
 
@@ -46,12 +47,12 @@ class BufferSummaries:
         key = job[1:]
         if key not in self._sent:
             self._sent.add(key)
+            summary = _cached(cache, job)
+            if summary is None:
+                summary = self.pool.summarize(*job)
+                self.pool.post(trim_in_worker, None)  # that worker keeps nothing of it
+            # Cut after, not while: on a busy machine the two would share the cores.
             self.worker.post(prepare_in_worker, job)
-            cached = _cached(cache, job)
-            if cached is not None:
-                return cached
-            summary = self.pool.summarize(*job)
-            self.pool.post(trim_in_worker, None)  # that worker keeps nothing of it
             return summary
         held = self._held.pop(key, None)
         sent, first = self.worker.call(summarize_in_worker, (*job, held[0] if held else None), path)
