@@ -1098,11 +1098,16 @@ class FileAnalyzer(cst.CSTVisitor):
                     self.summary.dynamo_config[qual.rsplit(".", 1)[1]] = value
 
     # -- finishing --------------------------------------------------------------------
+    def placed_nodes(self) -> list[cst.CSTNode]:
+        """The nodes whose positions finish() reads."""
+        return [node for _, node in self._pending] + [
+            obj.fix.node for obj, _ in self._pending if isinstance(obj, Candidate) and isinstance(obj.fix, FixRequest)]
+
     def finish(self, module: cst.Module, positions: Mapping | None = None) -> FileSummary:
         """`positions`: node -> CodeRange in `module`, where the caller keeps them from an
         earlier analysis of the same tree (computed here otherwise)."""
         if self._pending:
-            positions = _positions(module) if positions is None else positions
+            positions = _positions(module, self.placed_nodes()) if positions is None else positions
             for obj, node in self._pending:
                 obj.span = _node_span(positions[node])
                 if isinstance(obj, Candidate) and isinstance(obj.fix, FixRequest):

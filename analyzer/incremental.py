@@ -406,7 +406,7 @@ class IncrementalSummarizer:
         skip = analyzer.unobserved()
         for stmt in tree.body:  # not the module: its prescan was done for the whole file
             walk(stmt, analyzer, skip)
-        positions = _Positions(lambda: _positions(tree), known)
+        positions = _Positions(lambda wanted: _positions(tree, wanted), known)
         return _Piece(tree=tree, reads=_reads(recorders), writes=_writes(recorders),
                       part=_finished(analyzer, recorders, positions),
                       lines=_line_count(source), positions=positions.kept)  # tree.code is source
@@ -441,7 +441,7 @@ class IncrementalSummarizer:
         summary = head.summary.classes[scope.key]
         context = (scope.key, scope.name, scope.bases, tuple(summary.bases), summary.optional_keys)
         known = previous.positions if previous is not None and previous.tree is tree else {}
-        head_positions = _Positions(lambda: _head_positions(tree, cls), known)
+        head_positions = _Positions(lambda wanted: _head_positions(tree, cls, wanted), known)
         part = _finished(head, recorders, head_positions)
         reads = {name: dict(keys) for name, keys in _reads(recorders).items()}
         writes = {name: dict(own) for name, own in _writes(recorders).items()}
@@ -499,7 +499,7 @@ class IncrementalSummarizer:
         if any(getattr(entered, f.name) != getattr(blank, f.name) for f in fields(ClassSummary)
                if f.name not in _CLASS_SUMMARY_TABLES):
             raise _Uncut  # the member wrote into the class's summary where no table carries it
-        positions = _Positions(lambda: statement_positions(nodes, tree, indent), known)
+        positions = _Positions(lambda wanted: statement_positions(nodes, tree, indent, wanted), known)
         part = _finished(analyzer, recorders, positions)
         del part.classes[scope.key]  # the class is the head's; its methods, a table
         return _Member(nodes=nodes, reads=_reads(recorders), writes=_writes(recorders), part=part,
@@ -549,7 +549,8 @@ def _writes(recorders: dict) -> dict[str, dict]:
     return {n: r.own for n, r in recorders.items() if r.own}
 
 
-def _finished(analyzer: FileAnalyzer, recorders: dict, positions) -> FileSummary:
+def _finished(analyzer: FileAnalyzer, recorders: dict, positions: _Positions) -> FileSummary:
+    positions.wanted = analyzer.placed_nodes()
     part = analyzer.finish(None, positions)
     part.functions = {k: v for k, v in recorders["functions"].own.items() if v is not _MISSING}
     return part
@@ -663,11 +664,11 @@ def _marked(analyzer: FileAnalyzer, members: list) -> bool:
     return any(id(node) in mark for nodes, _, _ in members for node in nodes for mark in marks if mark)
 
 
-def _head_positions(tree: cst.Module, cls: cst.ClassDef):
+def _head_positions(tree: cst.Module, cls: cst.ClassDef, wanted):
     """Positions of the nodes before the class body (its name, decorators, bases) from the
-    code generation of the class without its body; all of them when another is asked for."""
+    code generation of the class without its body; of the whole class when another is asked for."""
     stub = tree.with_changes(body=[cls.with_changes(body=cls.body.with_changes(body=()))])
-    return _HeadPositions(_positions(stub), lambda: _positions(tree))
+    return _HeadPositions(_positions(stub), lambda: _positions(tree, wanted))
 
 
 class _HeadPositions:
@@ -686,22 +687,23 @@ class _HeadPositions:
 
 class _Positions:
     """A piece's node positions for its analyzer: those earlier analyses of the same tree
-    placed, and all of them computed (`compute()`: one code generation of the piece, half
-    of the cost of an analysis) only when a node is not among those. `kept`: the ones
-    placed so far."""
+    placed, and the others computed (`compute(nodes)`: a code generation of the piece up to
+    the last of `nodes`, at most half of the cost of an analysis) only when a node is not
+    among those. `wanted`: every node the analyzer will ask for; `kept`: the ones placed so far."""
 
-    __slots__ = ("compute", "kept", "all")
+    __slots__ = ("compute", "kept", "all", "wanted")
 
     def __init__(self, compute: Callable, kept: dict) -> None:
         self.compute = compute
         self.kept = dict(kept)
         self.all = None
+        self.wanted: list = []
 
     def __getitem__(self, node):
         where = self.kept.get(node)
         if where is None:
             if self.all is None:
-                self.all = self.compute()
+                self.all = self.compute([n for n in (*self.wanted, node) if n not in self.kept])
             where = self.kept[node] = self.all[node]
         return where
 

@@ -61,6 +61,8 @@ class _SyntacticRange:
         self.start = (self.state.line, self.state.column)
 
     def __exit__(self, *exc) -> None:
+        if exc[0] is not None:  # stopped (see _Placed): no range
+            return
         state = self.state
         ranges = state.ranges
         start = ranges[self.start_node][0] if self.start_node is not None else self.start
@@ -104,23 +106,87 @@ class _LeanState(CodegenState):
         return _SyntacticRange(self, node, start_node, end_node)
 
 
-def positions(module: cst.Module) -> Positions:
-    """Node -> CodeRange for the whole module, as libcst's PositionProvider gives them."""
+class _Placed(Exception):
+    """Every node asked for is placed: the rest of the code generation is not needed."""
+
+
+class _NoRange:
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+
+_NO_RANGE = _NoRange()
+
+
+class _WantedState(_LeanState):
+    """_LeanState keeping the ranges of the nodes asked for only (and of the nodes their
+    syntactic ranges start or end at), and stopping once they are all placed: a piece's
+    analysis places a few dozen of its thousands of nodes, mostly near its top."""
+
+    def __init__(self, default_indent: str, default_newline: str, wanted) -> None:
+        super().__init__(default_indent, default_newline)
+        self.wanted = {id(node) for node in wanted}
+        self.keep = set(self.wanted)  # the wanted, and the ends of their syntactic ranges
+        self.left = len(self.wanted)
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        if id(node) in self.keep:
+            self.stack.append((self.line, self.column))
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        if id(node) not in self.keep:
+            return
+        start = self.stack.pop()
+        if node not in self.ranges:
+            self.ranges[node] = (start, (self.line, self.column))
+        if id(node) in self.wanted:
+            self.wanted.discard(id(node))
+            self.left -= 1
+            if not self.left:
+                raise _Placed
+
+    def record_syntactic_position(self, node, *, start_node=None, end_node=None):
+        if id(node) not in self.keep:
+            return _NO_RANGE
+        self.keep.update(id(n) for n in (start_node, end_node) if n is not None)  # generated inside
+        return _SyntacticRange(self, node, start_node, end_node)
+
+
+def _state(module: cst.Module, wanted) -> _LeanState:
+    if wanted is None:
+        return _LeanState(module.default_indent, module.default_newline)
+    return _WantedState(module.default_indent, module.default_newline, wanted)
+
+
+def positions(module: cst.Module, wanted=None) -> Positions:
+    """Node -> CodeRange for the whole module, as libcst's PositionProvider gives them;
+    only of the nodes in `wanted` when given (an iterable of nodes of the module)."""
     try:
-        state = _LeanState(module.default_indent, module.default_newline)
-        module._codegen(state)
+        state = _state(module, wanted)
+        try:
+            module._codegen(state)
+        except _Placed:
+            pass
         return Positions(state.ranges)
     except AttributeError:  # libcst moved its internals: take the public road
         return Positions(dict(MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)))
 
 
-def statement_positions(statements, module: cst.Module, indent: str) -> Positions:
+def statement_positions(statements, module: cst.Module, indent: str, wanted=None) -> Positions:
     """Node -> CodeRange for consecutive `statements` of `module` that sit in a block
     indented by `indent` (the body of a top-level class), line 1 being the first of the
     first statement's leading lines: the ranges of a part of the module, without the
-    code generation of the rest."""
-    state = _LeanState(module.default_indent, module.default_newline)
+    code generation of the rest; only of the nodes in `wanted` when given."""
+    state = _state(module, wanted)
     state.indent_tokens = [indent]
-    for stmt in statements:
-        stmt._codegen(state)
+    try:
+        for stmt in statements:
+            stmt._codegen(state)
+    except _Placed:
+        pass
     return Positions(state.ranges)

@@ -105,7 +105,7 @@ def test_a_statement_reanalyzed_for_what_it_read_reuses_its_node_positions(monke
     inc = IncrementalSummarizer()
     inc.summarize(MODULE, "f.py", "f", False)
     placed = []
-    monkeypatch.setattr(incremental, "_positions", lambda tree: placed.append(tree) or _real_positions(tree))
+    monkeypatch.setattr(incremental, "_positions", lambda tree, wanted=None: placed.append(tree) or _real_positions(tree, wanted))
     edited = MODULE.replace("SCALE = 2", "SCALE = torch.ones(1)")
     after = inc.summarize(edited, "f.py", "f", False)
     assert inc.analyzed == 2

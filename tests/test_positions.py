@@ -35,3 +35,18 @@ def test_ranges_are_libcsts(source):
                          ids=lambda p: p.name)
 def test_ranges_of_real_files_are_libcsts(path):
     _same_ranges(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("path", [ROOT / "analyzer/file_analysis.py", ROOT / "examples/tinyvit/layers.py"],
+                         ids=lambda p: p.name)
+def test_the_nodes_asked_for_get_libcsts_ranges(path):
+    import random
+
+    tree = cst.parse_module(path.read_text(encoding="utf-8"))
+    theirs = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+    nodes = list(theirs)
+    rng = random.Random(path.name)
+    for count in (1, 3, 40):
+        wanted = rng.sample(nodes[: len(nodes) // 2], count)  # the generation stops after the last of them
+        ours = positions(tree, wanted)
+        assert {node: ours[node] for node in wanted} == {node: theirs[node] for node in wanted}
