@@ -44,6 +44,8 @@ _NON_TENSOR_INPUT_NAMES = frozenset({
 
 # Methods of dicts that tensors lack: an input called with one is a dict.
 _MAPPING_METHODS = frozenset({"items", "keys", "values", "get"})
+# ndarray methods that hand back plain Python values (the others give arrays)
+_NDARRAY_PYTHON_METHODS = frozenset({"tobytes", "__len__", "__repr__", "__str__"})
 
 # Methods that tensors and modules both have, returning the same kind of thing: a value
 # whose receiver may be a tensor may be one too (`self.table.alpha.to(device)`).
@@ -708,6 +710,8 @@ class Facts:
                 return TENSOR
             if base == MODULE:
                 return TENSOR if method in ("forward", "__call__") else UNKNOWN
+            if base == NDARRAY:  # `r.any()`, `a.sum()`, `a.astype(...)`: still an array Dynamo traces
+                return STATIC if method in _NDARRAY_PYTHON_METHODS else NDARRAY
             if isinstance(receiver, cst.Name) and self.function is not None:
                 cls_name = self.function.instance_classes.get(receiver.value)
                 if cls_name is not None:

@@ -1,0 +1,77 @@
+"""Constructs found on published packages (benchmarks/audit), in their smallest form.
+
+Each case lists the (code, line) findings tclint must report; the Dynamo test checks that
+torch 2.13 (eager backend) breaks on exactly those lines, so a case cannot drift from
+Dynamo's verdict. A case with no findings must run without a break.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tclint.analyzer import api
+
+CASES = {
+    # A NumPy array's methods give arrays, which Dynamo traces as tensors: branching on
+    # `r.any()` or `a.sum() > 8` reads data (monai swin_unetr `_check_input_size`).
+    "ndarray-method-branch": ("""
+        import numpy as np
+        import torch
+        @torch.compile
+        def f(x):
+            remainder = (np.array(x.shape[2:]) % 32) > 0
+            if remainder.any():
+                return x + 1
+            return x
+        @torch.compile
+        def g(x):
+            if np.array(x.shape).sum() > 8:
+                return x + 2
+            return x
+    """, "(f(torch.ones(1, 1, 4, 4)), g(torch.ones(1, 1, 4, 4)))", [("TC101", 6), ("TC101", 11)]),
+    "ndarray-shape-is-static": ("""
+        import numpy as np
+        import torch
+        @torch.compile
+        def f(x):
+            size = np.array(x.shape[2:])
+            if len(size) > 1 and size.shape[0] == 2:
+                return x + 1
+            return x
+    """, "f(torch.ones(1, 1, 4, 4))", []),
+}
+
+
+def _source(name: str) -> str:
+    return textwrap.dedent(CASES[name][0]).lstrip("\n")
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_tclint_finds_the_breaks(name):
+    found = sorted((d.code, d.span.line) for d in api.lint_source(_source(name), path="case.py"))
+    assert found == sorted(CASES[name][2])
+
+
+@pytest.fixture(scope="module")
+def verdicts():
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("torch is not installed")
+    cases = [{"id": name, "source": _source(name), "call": call} for name, (_, call, _) in CASES.items()]
+    proc = subprocess.run([sys.executable, str(Path(__file__).with_name("dynamo_oracle.py"))],
+                          input=json.dumps(cases), capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.dynamo
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_dynamo_breaks_on_those_lines(verdicts, name):
+    result = verdicts[name]
+    assert result["error"] is None, result["error"]
+    assert sorted({line for _, line in result["breaks"]}) == sorted({line for _, line in CASES[name][2]})
