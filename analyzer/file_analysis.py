@@ -205,7 +205,7 @@ class FileAnalyzer(cst.CSTVisitor):
         t = type(node)
         if t in _BRANCHING:
             self._branch_depth += 1
-            if t is cst.For or t is cst.While:
+            if t is not cst.If:  # Dynamo cannot resume inside a loop body or a `try` body either
                 self._loop_bodies.add(id(node.body))
         elif t is cst.Raise or self._assert_messages and id(node) in self._assert_messages:
             self._raise_depth += 1

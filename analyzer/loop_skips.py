@@ -1,6 +1,6 @@
 """Findings Dynamo never reaches: the rest of a frame after a graph break inside a loop.
 
-Dynamo cannot resume a frame in the middle of a loop body, so a break there (its own, or a
+Dynamo cannot resume a frame in the middle of a loop body (nor of a `try` body), so a break there (its own, or a
 callee's, whose inlining then fails at the call) makes it run the rest of that frame eagerly
 ("graph break in loop"). Later hazards written in the same function never break while that
 one stands; callees are still traced as frames of their own. A finding is hidden only by a
@@ -51,7 +51,7 @@ def keep_reached(found: dict[str, FunctionFindings], name_of) -> list[Diagnostic
         if index is not None and hidden:
             lines = sorted({d.span.line for d in hidden})
             shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
-            note = (f"the rest of `{name_of(key)}` then runs eagerly (a break inside a loop ends "
+            note = (f"the rest of `{name_of(key)}` then runs eagerly (a break inside a loop or `try` ends "
                     f"the frame), so {len(hidden)} later finding{'s' if len(hidden) > 1 else ''} in it "
                     f"(line{'s' if len(lines) > 1 else ''} {shown}) show{'' if len(hidden) > 1 else 's'} "
                     "once this one is fixed")

@@ -45,6 +45,38 @@ CASES = {
                 return x + 1
             return x
     """, "f(torch.ones(1, 1, 4, 4))", []),
+    # Dynamo cannot resume inside a `try` body: a break there (its own or a callee's) runs the
+    # rest of the frame eagerly, so a later branch on a tensor never breaks (pyro warn_if_nan).
+    "break-in-try-ends-frame": ("""
+        import sys
+        import torch
+        def where_called(v):
+            try:
+                frame = sys._getframe(1)
+            except ValueError:
+                frame = None
+            if v.sum() > 0:
+                return v + 1
+            return v
+        @torch.compile
+        def f(x):
+            return where_called(x) * 2
+    """, "f(torch.ones(2))", [("TC220", 5)]),
+    "callee-break-in-try-ends-frame": ("""
+        import torch
+        def log(v):
+            print("value", v.shape)
+            return v
+        @torch.compile
+        def f(x):
+            try:
+                x = log(x)
+            finally:
+                pass
+            if x.sum() > 0:
+                return x + 1
+            return x
+    """, "f(torch.ones(2))", [("TC201", 3)]),
 }
 
 
