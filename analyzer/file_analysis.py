@@ -121,6 +121,9 @@ class FileAnalyzer(cst.CSTVisitor):
         # (function key, local name) -> every project class an assignment builds into it, and
         # every callable one stores in it (`step = self._make_step(...)`, `fn = getattr(self, name)`)
         self._built_classes: dict[tuple[str, str], list[str]] = {}
+        # (function key, local) bound to what a callable picked at run time built (_picked_call)
+        self._picked_objects: set[tuple[str, str]] = set()
+        self._picked_callables: set[tuple[str, str]] = set()  # `solver_fn = SOLVERS[m]`, `= select(m)`
         self._local_callables = self.facts.local_callables
         # Module-level literal tables of strings (`MODES = {Mode.A: "_sample", ...}`) -> the
         # strings, for `getattr(self, MODES[mode])`.
@@ -552,6 +555,14 @@ class FileAnalyzer(cst.CSTVisitor):
                     self._built_classes.setdefault((fn.key, target.value), []).append(cls_name)
                 else:
                     fn.instance_classes.pop(target.value, None)
+                where = (fn.key, target.value)
+                for picked, holds in ((self._picked_objects, self._picked_call(value)),
+                                      (self._picked_callables, kind not in tf.TENSORS and not cls_name
+                                       and isinstance(value, (cst.Subscript, cst.Call)))):
+                    if holds:
+                        picked.add(where)
+                    else:
+                        picked.discard(where)
             elif not self._class_stack:
                 self.facts.module_names[target.value] = (
                     kind if kind in tf.TENSORS or kind == tf.MODULE or isinstance(kind, Record) else tf.STATIC
@@ -684,8 +695,22 @@ class FileAnalyzer(cst.CSTVisitor):
             return False
         receiver = func.value
         if isinstance(receiver, cst.Name):
-            return receiver.value in self.facts.function.instance_classes
-        return self._constructed_class(receiver) is not None
+            return (receiver.value in self.facts.function.instance_classes
+                    or (self.facts.function.key, receiver.value) in self._picked_objects)
+        return self._constructed_class(receiver) is not None or self._picked_call(receiver)
+
+    def _picked_call(self, value) -> bool:
+        """A call of a class picked at run time: `SOLVERS[method](...)`, or `solver_fn(...)`
+        after `solver_fn = SOLVERS[method]` or `solver_fn = select(method)` here."""
+        if not isinstance(value, cst.Call):
+            return False
+        func = value.func
+        if isinstance(func, cst.Subscript):
+            return True
+        if not isinstance(func, cst.Name) or self.facts.function is None:
+            return False
+        return (self.facts.function.key, func.value) in self._picked_callables
+
 
     def _none_args(self, node: cst.Call) -> tuple:
         """(position or keyword, None or the caller's LeftNone guard) for each argument that

@@ -77,6 +77,34 @@ CASES = {
                 return x + 1
             return x
     """, "f(torch.ones(2))", [("TC201", 3)]),
+    # An object built by a class picked from a table or returned by a factory has no source
+    # either: calling a breaking method on it breaks the call too (torchsde sdeint, torchdiffeq
+    # odeint). An object that already sits in the table is rebuilt from there.
+    "object-built-by-picked-class": ("""
+        import torch
+        class Euler:
+            def __init__(self, k=2):
+                self.k = k
+            def integrate(self, x):
+                print("step")
+                return x * self.k
+        SOLVERS = {"euler": Euler}
+        READY = {"euler": Euler(3)}
+        def select(method):
+            return SOLVERS[method]
+        @torch.compile
+        def f(x, method="euler"):
+            return SOLVERS[method](2).integrate(x)
+        @torch.compile
+        def g(x, method="euler"):
+            solver_fn = select(method)
+            solver = solver_fn(k=3)
+            return solver.integrate(x)
+        @torch.compile
+        def h(x, method="euler"):
+            ready = READY[method]
+            return ready.integrate(x) + READY[method].integrate(x)
+    """, "(f(torch.ones(2)), g(torch.ones(2)), h(torch.ones(2)))", [("TC201", 6), ("TC225", 14), ("TC225", 19)]),
 }
 
 

@@ -6,8 +6,8 @@ class RebuiltObjectCall(Rule):
     """
     ## What it does
     Flags a call, in a compiled region, of a method that breaks the graph (itself or in
-    anything it calls) on an object the same function built: `s = Stepper(); s.run(x)` or
-    `Stepper().run(x)`. Found in the project phase, once tclint knows which functions break.
+    anything it calls) on an object the same function built: `s = Stepper(); s.run(x)`,
+    `Stepper().run(x)`, or with the class picked at run time, `SOLVERS[method](...)`. Found in the project phase, once tclint knows which functions break.
 
     ## Why is this bad?
     After a break inside an inlined call, Dynamo resumes the caller by rebuilding what its
@@ -59,5 +59,20 @@ class RebuiltObjectCall(Rule):
             def f(x):
                 s = Stepper()
                 return s.run(x) + Stepper(3).run(x)
+        """, call="f(torch.ones(2))"),
+        Example("""
+            import torch
+            class Euler:
+                def __init__(self, k=2):
+                    self.k = k
+                def integrate(self, x):
+                    print("step")
+                    return x * self.k
+            SOLVERS = {"euler": Euler}
+            @torch.compile
+            def f(x, method="euler"):
+                solver_fn = SOLVERS[method]
+                solver = solver_fn(k=3)
+                return solver.integrate(x)
         """, call="f(torch.ones(2))"),
     ]
