@@ -508,6 +508,8 @@ class FileAnalyzer(cst.CSTVisitor):
                     else:
                         self.facts.dynamo_predicates[target.target.value] = predicate
         if fn is not None:
+            for target in node.targets:
+                self._record_setitem(target.target, node.value)
             when = self.facts.value_under_dynamo(node.value)
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
@@ -638,6 +640,29 @@ class FileAnalyzer(cst.CSTVisitor):
                 # Which compiled calls the block makes is not known here: it counts for the project.
                 self.summary.dynamo_config.update(_patch_values(call))
             self._record_context_manager(item.item)
+
+    def _record_setitem(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        """`self[k] = v`, `store[k] = v` on an object of a project class: its `__setitem__`
+        runs, called from here."""
+        if self._eager_depth or not isinstance(target, cst.Subscript) or len(target.slice) != 1:
+            return
+        facts = self.facts
+        obj = target.value
+        if facts.is_self(obj):
+            cls = facts.class_dotted()
+        elif isinstance(obj, cst.Name):
+            cls = facts.function.instance_classes.get(obj.value)
+            if cls is None and facts.function.lookup(obj.value) is None:
+                cls = facts.module_instances.get(obj.value)
+        else:
+            cls = None
+        index = target.slice[0].slice
+        if cls is None or not facts.is_project_name(cls) or not isinstance(index, cst.Index):
+            return
+        site = CallSite(ref=refs.Method(cls, "__setitem__"), span=None, unless=self._unless(),
+                        args=(self._arg_kind(index.value), self._arg_kind(value)), in_loop=self._loop_depth > 0)
+        self.summary.functions[facts.function.key].calls.append(site)
+        self.span_later(site, target)
 
     def _record_context_manager(self, expr: cst.BaseExpression) -> None:
         """`with Timer():` runs the project class's `__enter__`, which Dynamo inlines: it is

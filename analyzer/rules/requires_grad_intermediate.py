@@ -57,7 +57,8 @@ class RequiresGradIntermediate(Rule):
     compiled function, or when `t` is an intermediate tensor (computed in the region)
     that reaches an output of the graph: it is returned (directly, inside a container,
     or through values computed from it) or stored on `self`, or, in any function the region
-    reaches, when it is differentiated with `torch.autograd.grad`, which Dynamo does not
+    reaches (`self[k] = v` runs the class's `__setitem__`), when it is stored on `self` or
+    differentiated with `torch.autograd.grad`, which Dynamo does not
     trace: the graph ends there with the tensor still live, so it is an output. (Other
     breaks it outlives make it an output too; those are not flagged.)
 
@@ -158,6 +159,22 @@ class RequiresGradIntermediate(Rule):
             def f(x):
                 return jacobian_diag(torch.sin, x) + 1
         """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            class ParamStore:
+                def __init__(self):
+                    self._params = {}
+                def __setitem__(self, name, value):
+                    with torch.no_grad():
+                        unconstrained = value.contiguous()
+                    unconstrained.requires_grad_(True)
+                    self._params[name] = unconstrained
+            STORE = ParamStore()
+            @torch.compile
+            def f(x):
+                STORE["scale"] = x * 2
+                return x + 1
+        """, call="f(torch.randn(3))"),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -176,13 +193,14 @@ class RequiresGradIntermediate(Rule):
                               "Dynamo; the graph breaks here. Call it before the compiled call",
                         graph_break=hazards.REQUIRES_GRAD_INPUT)
             return
-        cond = self.facts.tensor_condition(receiver)
+        cond = self.facts.tensor_condition(receiver) or self.facts.param_condition(receiver)
         if cond is None:
             return
         tainted = self._marked_names(fn.node, node, receiver)
         # In a helper, whether the value leaves the graph through a return depends on the
-        # caller; a break in the helper's own body that it outlives makes it an output anyway.
-        if (fn.root_like and self._escapes(fn.node, node, tainted)) or self._differentiated(fn.node, tainted):
+        # caller; one stored on `self`, or a break in the helper's own body that it outlives,
+        # makes it an output anyway.
+        if self._escapes(fn.node, node, tainted, fn.root_like) or self._differentiated(fn.node, tainted):
             self.report(node, condition=None if cond is True else cond)
 
     @staticmethod
@@ -205,12 +223,14 @@ class RequiresGradIntermediate(Rule):
                 return True
         return False
 
-    def _escapes(self, fn_node: cst.FunctionDef, call: cst.Call, tainted: set[str]) -> bool:
+    def _escapes(self, fn_node: cst.FunctionDef, call: cst.Call, tainted: set[str], returned: bool) -> bool:
+        """The marked value is stored on `self` (`self.h = y`, `self.params[k] = y`), or, when
+        `returned` counts, returned."""
         body = function_body(fn_node)
-        if any(_contains(r, call) for r in body.returns):
+        if returned and any(_contains(r, call) for r in body.returns):
             return True
         for target, value in body.assigns:
-            if _contains(value, call) and isinstance(target, cst.Attribute) and self.facts.is_self(target.value):
+            if _contains(value, call) and self._on_self(target):
                 return True
         tainted = set(tainted)
         if not tainted:
@@ -224,10 +244,15 @@ class RequiresGradIntermediate(Rule):
             changed = False
             for target, value in [*body.assigns, *stores]:
                 if _history_names(value) & tainted:
-                    if isinstance(target, cst.Attribute) and self.facts.is_self(target.value):
+                    if self._on_self(target):
                         return True
                     new = target_names(target) - tainted
                     if new:
                         tainted |= new
                         changed = True
-        return any(_history_names(r) & tainted for r in body.returns)
+        return returned and any(_history_names(r) & tainted for r in body.returns)
+
+    def _on_self(self, target: cst.BaseExpression) -> bool:
+        while isinstance(target, cst.Subscript):
+            target = target.value
+        return isinstance(target, cst.Attribute) and self.facts.is_self(target.value)
