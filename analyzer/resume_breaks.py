@@ -6,7 +6,8 @@ frames on the way hold. Two things have nothing to rebuild them from:
   breaks too ("Reconstruction failure", rule TC225); an object passed in, a module-level one,
   or an nn.Module is rebuilt fine;
 - an nn.Module still being built (`Scale(t)` whose `__init__` breaks): every
-  `super().__init__()` of its class chain breaks ("Uninitialized nn.Module", rule TC226).
+  `super().__init__()` of its class chain breaks ("Uninitialized nn.Module", rule TC226),
+  and so do those of the modules that `__init__` builds.
 Both depend on which functions break, so they come after every other finding.
 """
 from __future__ import annotations
@@ -50,8 +51,18 @@ def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], e
                                                 "the graph breaks here too"), site.in_loop))
             if isinstance(site.ref, Named):
                 module_inits.update(c for c in callees if _module_init(index, c))
-    for init in sorted(module_inits):
-        _flag_super_inits(index, found, init, enabled, make)
+    causes = {init: init for init in module_inits}
+    todo = sorted(module_inits)
+    while todo:  # modules built inside a breaking module's __init__ are left half-built too
+        init = todo.pop()
+        for site in index.functions[init][1].calls:
+            if isinstance(site.ref, Named):
+                for c in index.resolve_ref(site.ref):
+                    if c not in causes and _module_init(index, c):
+                        causes[c] = causes[init]
+                        todo.append(c)
+    for init in sorted(causes):
+        _flag_super_inits(index, found, init, causes[init], enabled, make)
 
 
 def _plain_class_method(index: ProjectIndex, key: str) -> bool:
@@ -64,8 +75,9 @@ def _module_init(index: ProjectIndex, key: str) -> bool:
     return fn.name == "__init__" and fn.class_key is not None and index.is_module_class(fn.class_key)
 
 
-def _flag_super_inits(index: ProjectIndex, found, init: str, enabled, make) -> None:
-    """`super().__init__()` in `init` and in the base `__init__`s it reaches that way."""
+def _flag_super_inits(index: ProjectIndex, found, init: str, cause: str, enabled, make) -> None:
+    """`super().__init__()` in `init` and in the base `__init__`s it reaches that way; `cause`
+    is the `__init__` that breaks (`init` itself, or one that builds this module)."""
     cls = index.functions[init][1].class_key
     for klass in index.mro(cls):
         own = index.classes[klass][1].methods.get("__init__")
@@ -76,8 +88,9 @@ def _flag_super_inits(index: ProjectIndex, found, init: str, enabled, make) -> N
         supers = [s for s in index.functions[own][1].calls
                   if isinstance(s.ref, SuperMethod) and s.ref.name == "__init__"]
         for site in supers if enabled(MODULE_INIT_BREAK, own) else ():
+            what = "this module" if cause == init else "the module whose `__init__` builds this one"
             finding = make(MODULE_INIT_BREAK, own, site,
-                           f"`{index.short_name(init)}` breaks the graph while this module is being built in compiled "
+                           f"`{index.short_name(cause)}` breaks the graph while {what} is being built in compiled "
                            "code; Dynamo cannot resume in a half-built nn.Module, so the graph breaks here too")
             if all(d.span != finding.span or d.code != finding.code for d, _ in found[own].own):
                 found[own].own.append((finding, site.in_loop))

@@ -7,7 +7,7 @@ class ModuleInitBreak(Rule):
     ## What it does
     Flags each `super().__init__()` in the class chain of an nn.Module that compiled code
     builds (`Block(t)` in a compiled function) while its `__init__` breaks the graph, itself
-    or in anything it calls. Found in the project phase, once tclint knows which functions
+    or in anything it calls, and in those of the modules that `__init__` builds. Found in the project phase, once tclint knows which functions
     break.
 
     ## Why is this bad?
@@ -72,4 +72,22 @@ class ModuleInitBreak(Rule):
             def f(x, t):
                 return Scale(t)(x)
         """, call="f(torch.ones(2), torch.tensor(3.0))"),
+        Example("""
+            import torch
+            from torch import nn
+            class Window(nn.Module):
+                def __init__(self, size):
+                    super().__init__()
+                    self.size = size
+            class Bands(nn.Module):
+                def __init__(self, edges):
+                    super().__init__()
+                    self.window = Window(4)
+                    self.n = int(edges.max())
+                def forward(self, x):
+                    return x * self.n
+            @torch.compile
+            def f(x, edges):
+                return Bands(edges)(x)
+        """, call="f(torch.ones(2), torch.tensor([1.0, 3.0]))"),
     ]
