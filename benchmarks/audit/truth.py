@@ -33,7 +33,7 @@ SITE = os.path.realpath(sysconfig.get_paths()["purelib"])
 STUDIED = {
     "kornia", "monai", "pyro", "torchsde", "torchmetrics", "vector_quantize_pytorch",
     "st_moe_pytorch", "colt5_attention", "local_attention", "hyper_connections", "diffusers",
-    "julius", "entmax", "zuko", "pytorch_metric_learning",
+    "julius", "entmax", "zuko", "pytorch_metric_learning", "geomloss",
 }
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>.+)$')
 _WRAPPERS = ("Encountered graph break when attempting to trace", "Failed to handle graph break gracefully",
