@@ -813,7 +813,10 @@ class FileAnalyzer(cst.CSTVisitor):
         `step(...)` where `step = self._make_step(...)` or `getattr(self, name)`: what they hold;
         `STEPS[k](...)`, `self.steps[k](...)`: the functions the table holds."""
         if isinstance(func, cst.Subscript):
-            return self._table_call_refs(func.value)
+            table = func.value
+            while isinstance(table, cst.Subscript):  # `ROUTINES[loss][backend](...)`
+                table = table.value
+            return self._table_call_refs(table)
         if not isinstance(func, cst.Name) or self.facts.function is None:
             return []
         where = (self.facts.function.key, func.value)
@@ -860,9 +863,17 @@ class FileAnalyzer(cst.CSTVisitor):
         return self._returned_callables(value)
 
     def _table_callables(self, table: cst.Dict | cst.List | cst.Tuple) -> frozenset:
-        """The project functions a literal dict (its values), list or tuple holds."""
-        named = (self._named_callable(e.value) for e in table.elements if isinstance(e, (cst.DictElement, cst.Element)))
-        return frozenset(r for r in named if r is not None)
+        """The project functions a literal dict (its values), list or tuple holds, and those
+        of the tables nested in it."""
+        found = set()
+        for e in table.elements:
+            if not isinstance(e, (cst.DictElement, cst.Element)):
+                continue
+            if isinstance(e.value, (cst.Dict, cst.List, cst.Tuple)):
+                found |= self._table_callables(e.value)
+            elif (ref := self._named_callable(e.value)) is not None:
+                found.add(ref)
+        return frozenset(found)
 
     def _getattr_methods(self, obj: cst.BaseExpression, name: cst.BaseExpression) -> frozenset:
         """`getattr(self, "name")`, `getattr(type(self), TABLE[key])`: the methods it may name."""

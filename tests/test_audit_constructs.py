@@ -105,6 +105,21 @@ CASES = {
             ready = READY[method]
             return ready.integrate(x) + READY[method].integrate(x)
     """, "(f(torch.ones(2)), g(torch.ones(2)), h(torch.ones(2)))", [("TC201", 6), ("TC225", 14), ("TC225", 19)]),
+    # A function picked from a nested table of functions is followed (geomloss SamplesLoss:
+    # `routines[self.loss][backend](...)`).
+    "nested-function-table": ("""
+        import torch
+        def diameter(x):
+            return (x.max() - x.min()).item()
+        def tensorized(x, p=2):
+            return x * diameter(x)
+        def online(x, p=2):
+            return x
+        ROUTINES = {"sinkhorn": {"tensorized": tensorized, "online": online}}
+        @torch.compile
+        def f(x, loss="sinkhorn", backend="tensorized"):
+            return ROUTINES[loss][backend](x, p=2)
+    """, "f(torch.ones(3))", [("TC102", 3)]),
 }
 
 
