@@ -68,7 +68,9 @@ class BufferSummaries:
         self._sent = {key for key in self._sent if key[0] != path}
         self._held = {key: held for key, held in self._held.items() if key[0] != path}
         trim_heap()
-        if self.worker.running:
+        if not self._sent:
+            self.worker.release()  # no big buffer is open: its worker and what it held go
+        elif self.worker.running:
             try:
                 self.worker.call(forget_in_worker, path, path)
             except SummaryFailed:

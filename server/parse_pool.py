@@ -123,6 +123,11 @@ class ParsePool:
             with self._lock:
                 self._discard()
 
+    def release(self) -> None:
+        """Stop the worker until the next call, which starts a fresh one."""
+        with self._lock:
+            self._discard()
+
     def close(self) -> None:
         """Kill the worker, for good. Never waits long (see CLOSE_WAIT_S)."""
         locked = self._lock.acquire(timeout=self.CLOSE_WAIT_S)

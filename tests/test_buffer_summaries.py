@@ -109,3 +109,21 @@ def test_records_an_edit_only_moves_down_are_sent_as_moves():
     assert set(sent.moved.values()) == {1} and len(sent.moved) == len(first.summary.functions) + len(first.summary.classes)
     sent = pickle.loads(pickle.dumps(sent))
     assert bs._rebuilt(first.summary, sent) == summarize(edit, *document)
+
+
+def test_closing_the_last_big_buffer_stops_its_worker_and_another_open_starts_one():
+    text = (ROOT / "examples" / "tinyvit" / "layers.py").read_text(encoding="utf-8")
+    pool = ParsePool(threshold=len(text) // 2)
+    try:
+        buffers = BufferSummaries(pool)
+        buffers.summarize(text, "a.py", "a", False)
+        buffers.summarize(text, "b.py", "b", False)
+        buffers.forget("a.py")
+        assert buffers.worker.running  # b.py is still open and its pieces live there
+        buffers.forget("b.py")
+        assert not buffers.worker.running  # what it held goes back to the system
+        edit = text.replace("h = F.gelu(self.fc1(x))", "h = F.gelu(self.fc1(x)).item()")
+        buffers.summarize(text, "b.py", "b", False)
+        assert buffers.summarize(edit, "b.py", "b", False) == summarize(edit, "b.py", "b", False)
+    finally:
+        pool.close()
