@@ -736,7 +736,6 @@ class FileAnalyzer(cst.CSTVisitor):
             return False
         return (self.facts.function.key, func.value) in self._picked_callables
 
-
     def _none_args(self, node: cst.Call) -> tuple:
         """(position or keyword, None or the caller's LeftNone guard) for each argument that
         is a literal None or a parameter of the caller that defaults to None."""
