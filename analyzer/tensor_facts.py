@@ -161,6 +161,18 @@ def combine(a, b):
     return UNKNOWN
 
 
+def _bitwise_mask(a, b):
+    """`m1 & m2` of two masks is a mask; of masks that hold where callers pass tensors, a
+    mask where either does (a plain set union would drop that it is a mask)."""
+    if a == BOOL_TENSOR and (b == BOOL_TENSOR or isinstance(b, MaskCondition)):
+        return BOOL_TENSOR
+    if b == BOOL_TENSOR and isinstance(a, MaskCondition):
+        return BOOL_TENSOR
+    if isinstance(a, MaskCondition) and isinstance(b, MaskCondition):
+        return MaskCondition(a | b)
+    return None
+
+
 def join(a, b):
     """The kind of a value that is either `a` or `b` (branches, reassignments)."""
     if a == b:
@@ -552,9 +564,10 @@ class Facts:
             return self._call_kind(node)
         if isinstance(node, cst.BinaryOperation):
             left, right = self.kind(node.left), self.kind(node.right)
-            if (left == BOOL_TENSOR and right == BOOL_TENSOR
-                    and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))):
-                return BOOL_TENSOR
+            if isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+                mask = _bitwise_mask(left, right)
+                if mask is not None:
+                    return mask
             return combine(left, right)
         if isinstance(node, cst.Comparison):
             return self._comparison_kind(node)
@@ -881,6 +894,11 @@ def _tensor_or_none(kinds: list, elems: list):
 
 
 def _compares(node: cst.BaseExpression) -> bool:
+    """A comparison, or masks of comparisons combined (`(x > lo) & (x < hi)`, `~(x > lo)`)."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+        return _compares(node.left) and _compares(node.right)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+        return _compares(node.expression)
     return isinstance(node, cst.Comparison) and not any(
         isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in node.comparisons)
 

@@ -120,6 +120,39 @@ CASES = {
         def f(x, loss="sinkhorn", backend="tensorized"):
             return ROUTINES[loss][backend](x, p=2)
     """, "f(torch.ones(3))", [("TC102", 3)]),
+    # Masks combined with `&`, `|` and `~` stay masks, also where they hold only if the
+    # caller passes tensors (normflows' spline `inside_interval_mask`).
+    "combined-masks-of-parameters": ("""
+        import torch
+        def spline(inputs, bound):
+            inside = (inputs >= -bound) & (inputs <= bound)
+            outputs = torch.zeros_like(inputs)
+            outputs[~inside] = inputs[~inside]
+            return outputs
+        @torch.compile
+        def f(x):
+            return spline(x, 1.0)
+    """, "f(torch.randn(8))", [("TC302", 5)]),
+    # The scalar factor of an out-of-place op must be a Python number: a tensor there is read
+    # (torchode's `torch.add(self.atol, err, alpha=self.rtol)` on registered buffers). The
+    # in-place `add_` and `addcdiv` take a tensor factor without a break.
+    "tensor-scalar-factor": ("""
+        import torch
+        from torch import nn
+        class Controller(nn.Module):
+            def __init__(self, atol, rtol):
+                super().__init__()
+                self.register_buffer("atol", torch.tensor(atol))
+                self.register_buffer("rtol", torch.tensor(rtol))
+            def forward(self, y):
+                bound = torch.add(self.atol, y.abs(), alpha=self.rtol)
+                y.clone().add_(y, alpha=self.rtol)
+                return torch.addcdiv(bound, y, bound, value=self.rtol)
+        model = Controller(1e-6, 1e-3)
+        @torch.compile
+        def f(x):
+            return model(x)
+    """, "f(torch.randn(3))", [("TC111", 9)]),
 }
 
 

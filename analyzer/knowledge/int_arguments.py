@@ -1,5 +1,5 @@
-"""Where torch ops take Python numbers (sizes, counts, `k`, shifts): a tensor passed there
-must be read with an implicit `.item()`, which Dynamo reports as a data-dependent operator
+"""Where torch ops take Python numbers (sizes, counts, `k`, shifts, scalar factors such as
+`alpha`): a tensor passed there must be read with an implicit `.item()`, which Dynamo reports as a data-dependent operator
 (torch 2.13, `capture_scalar_outputs=False`). Checked one by one under Dynamo; places that
 accept a tensor (`torch.full`'s fill value, `clamp`'s bounds, `masked_fill`'s value) are
 left out on purpose.
@@ -38,6 +38,11 @@ FUNCTIONS: dict[str, NumberParams] = {
     "torch.nn.functional.pad": NumberParams((1,), ("pad",)),
     "torch.nn.functional.interpolate": NumberParams((1,), ("size",)),
     "torch.nn.functional.one_hot": NumberParams((1,), ("num_classes",)),
+    # the scalar factors of out-of-place ops (`torch.add(a, b, alpha=t)`); their in-place
+    # forms (`add_`, `addcmul_`) and `addcdiv` take a tensor there without a break
+    **dict.fromkeys(("torch.add", "torch.sub", "torch.rsub"), NumberParams((), ("alpha",))),
+    "torch.addcmul": NumberParams((), ("value",)),
+    **dict.fromkeys(("torch.addmm", "torch.addmv", "torch.baddbmm"), NumberParams((), ("beta", "alpha"))),
 }
 
 # Tensor methods, by name (the receiver must be a tensor or look like one).
@@ -54,4 +59,7 @@ METHODS: dict[str, NumberParams] = {
     "chunk": NumberParams((0,), ("chunks",)),
     "unflatten": NumberParams((1,), ("sizes",)),
     "multinomial": NumberParams((0,), ("num_samples",)),
+    **dict.fromkeys(("add", "sub"), NumberParams((), ("alpha",))),
+    "addcmul": NumberParams((), ("value",)),
+    "addmm": NumberParams((), ("beta", "alpha")),
 }

@@ -12,7 +12,8 @@ class TensorSizeArgument(Rule):
     ## What it does
     Flags tensors passed where a torch op needs a Python number: sizes and lengths
     (`torch.arange(lengths.max())`, `x.new_zeros(n, d)` with `n = mask.sum()`), `k` of
-    `topk`, `shifts` of `roll`, `num_classes` of `one_hot`, `pad` of `F.pad`, inside a
+    `topk`, `shifts` of `roll`, `num_classes` of `one_hot`, `pad` of `F.pad`, the scalar
+    factor of `torch.add(a, b, alpha=...)` or `torch.addcmul(..., value=...)`, inside a
     compiled region.
 
     ## Why is this bad?
