@@ -38,6 +38,7 @@ COMPILE_NAMES = frozenset({"torch.compile"})
 DISABLE_NAMES = frozenset({
     "torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo",
 })
+ALLOW_IN_GRAPH_NAMES = frozenset({"torch.compiler.allow_in_graph", "torch._dynamo.allow_in_graph"})
 HOOK_REGISTRARS = frozenset({
     "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
 })
@@ -398,6 +399,8 @@ class FileAnalyzer(cst.CSTVisitor):
                 compiled = True
             elif qual in DISABLE_NAMES:
                 disabled = True
+            elif qual in ALLOW_IN_GRAPH_NAMES:
+                self.summary.in_graph.append(refs.Named(key))
             elif qual == DYNAMO_CONFIG_PATCH and isinstance(dec.decorator, cst.Call):
                 dynamo_patch.update(_patch_values(dec.decorator))
             elif dotted_name(dec.decorator) == "staticmethod":
@@ -685,6 +688,10 @@ class FileAnalyzer(cst.CSTVisitor):
         qual = facts.qualname(node.func)
         if qual in COMPILE_NAMES:
             self._record_compile(node)
+        elif qual in ALLOW_IN_GRAPH_NAMES and node.args:
+            ref = self._callable_ref(node.args[0].value)
+            if ref:
+                self.summary.in_graph.append(ref)
         if isinstance(node.func, cst.Attribute):
             method = node.func.attr.value
             if method == "compile" and not node.args and qual is None:

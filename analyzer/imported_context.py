@@ -18,20 +18,20 @@ from tclint.analyzer.summary import FileSummary
 def imported_files(files: list[SourceFile], summaries: list[FileSummary]) -> list[SourceFile]:
     """The files of the modules `summaries` import that lie in the packages of `files` and
     are not among them, in a stable order."""
-    roots = _package_roots(files)
+    roots = package_roots(files)
     linted = {f.path for f in files}
     found: dict[Path, SourceFile] = {}
     for summary in summaries:
         for qualified in summary.imports.values():
             parts = qualified.split(".")
             root = roots.get(parts[0])
-            path = _module_file(root, parts) if root is not None else None
+            path = module_file(root, parts) if root is not None else None
             if path is not None and path not in linted and path not in found:
                 found[path] = source_file(path)
     return sorted(found.values(), key=lambda f: f.display)
 
 
-def _package_roots(files: list[SourceFile]) -> dict[str, Path]:
+def package_roots(files: list[SourceFile]) -> dict[str, Path]:
     """Top-level package name -> the folder that holds it, for each linted file in a package."""
     roots: dict[str, Path] = {}
     for f in files:
@@ -45,7 +45,7 @@ def _package_roots(files: list[SourceFile]) -> dict[str, Path]:
     return roots
 
 
-def _module_file(root: Path, parts: list[str]) -> Path | None:
+def module_file(root: Path, parts: list[str]) -> Path | None:
     """The file of the longest module prefix of `parts` (`pkg.mod.Class` -> pkg/mod.py)."""
     for n in range(len(parts), 0, -1):
         base = root.joinpath(*parts[:n])

@@ -22,6 +22,7 @@ from tclint.analyzer.dynamo_hints import setting_hint
 from tclint.analyzer.file_analysis import analyze_module
 from tclint.analyzer.gb_registry import gb_url
 from tclint.analyzer.imported_context import imported_files
+from tclint.analyzer.library_context import LibraryReader, at_library_calls
 from tclint.analyzer.loop_skips import FunctionFindings, keep_reached
 from tclint.analyzer.neutral_dir import in_neutral_directory
 from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
@@ -128,7 +129,10 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
     context = _read_files(imported_files(files, summaries), settings, [], {}, {})
     context_summaries = _summaries(context, cache, jobs)
     context_shown = {s.path for s in context_summaries}
-    diagnostics = [d for d in project_diagnostics(summaries + context_summaries, settings)
+    library, library_summaries = _libraries(files, summaries + context_summaries, settings, cache, jobs)
+    context += library
+    diagnostics = [d for d in project_diagnostics(summaries + context_summaries + library_summaries, settings,
+                                                  library=frozenset(s.path for s in library_summaries))
                    if d.path not in context_shown]
     if notebooks:
         diagnostics = [notebooks[d.path].to_cells(d) if d.path in notebooks else d for d in diagnostics]
@@ -138,6 +142,23 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
         if cache.problem:
             notices.append(cache.problem)
     return LintResult(diagnostics=diagnostics, files=len(files), notices=notices)
+
+
+def _libraries(files, summaries, settings: Settings, cache, jobs):
+    """The installed libraries' modules the compiled code leads to, read and summarized round
+    by round (what each round's modules are asked for gives the next)."""
+    reader = LibraryReader(files)
+    index = regions.ProjectIndex(summaries)
+    roots = regions.find_roots(index, settings.assume_forward_compiled, list(settings.roots))
+    inputs, out = [], []
+    new = reader.next_round(summaries, reached=set(regions.reach(index, roots)))
+    while new:
+        read = _read_files(new, settings, [], {}, {})
+        inputs += read
+        found = _summaries(read, cache, jobs)
+        out += found
+        new = reader.next_round(found)
+    return inputs, out
 
 
 def _run_key(settings: Settings, inputs, context) -> str:
@@ -212,11 +233,14 @@ def _store(todo, fresh, summaries: list, cache: SummaryCache | None) -> None:
 
 
 def project_diagnostics(summaries: list[FileSummary], settings: Settings,
-                        resolutions: Resolutions | None = None) -> list[Diagnostic]:
-    """`resolutions`: what earlier runs over these files resolved (the language server keeps it)."""
+                        resolutions: Resolutions | None = None, library: frozenset[str] = frozenset()) -> list[Diagnostic]:
+    """`resolutions`: what earlier runs over these files resolved (the language server keeps it).
+    `library`: the paths of installed libraries' modules, read as context (library_context)."""
     rules = all_rules()
     index = resolutions.index(summaries) if resolutions is not None else regions.ProjectIndex(summaries)
     roots = regions.find_roots(index, settings.assume_forward_compiled, list(settings.roots))
+    if library:  # a library's own modules and entry points are not the project's compiled code
+        roots = [r for r in roots if index.functions[r.function][0].path not in library]
     found_config, patches = _dynamo_config(summaries, {r.function for r in roots})
     dynamo = settings.dynamo.merged(found_config)
     enabled = {code for code, rule in rules.items() if rule.enabled(dynamo)}
@@ -280,7 +304,7 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
     raw.extend(keep_reached(found, lambda key: index.functions[key][1].name))
     if resolutions is not None:
         resolutions.keep(index.name_caches())
-    return finalize(raw, summaries, settings)
+    return finalize(at_library_calls(raw, library, summaries), summaries, settings)
 
 
 def _dynamo_config(summaries: list[FileSummary], root_keys: set[str]):

@@ -591,6 +591,7 @@ def reach(index: ProjectIndex, roots: list[Root]) -> dict[str, Reach]:
         fs, _ = index.functions[root.function]
         reached[root.function] = Reach(None, fs.path, 0, 0, root)
         queue.append(root.function)
+    in_graph = {key for fs in index.files for ref in fs.in_graph for key in _compile_targets(index, ref)}
     while queue:
         key = queue.popleft()
         fs, fn = index.functions[key]
@@ -600,7 +601,7 @@ def reach(index: ProjectIndex, roots: list[Root]) -> dict[str, Reach]:
             if site.unless and index.compiling_predicate(site.unless):
                 continue  # in an arm Dynamo does not trace
             for callee in index.resolve_ref(site.ref):
-                if callee in reached:
+                if callee in reached or callee in in_graph:
                     continue
                 reached[callee] = Reach(key, fs.path, site.span.line, site.span.column, reached[key].root)
                 queue.append(callee)

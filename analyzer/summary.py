@@ -136,6 +136,9 @@ class FileSummary:
     callable_tables: dict[str, frozenset] = field(default_factory=dict)
     compile_sites: list[CompileSite] = field(default_factory=list)
     hook_functions: list[CallRef] = field(default_factory=list)
+    # functions handed to `torch.compiler.allow_in_graph`: Dynamo puts a call to one in the
+    # graph whole and never traces its body
+    in_graph: list[CallRef] = field(default_factory=list)
     module_candidates: list[Candidate] = field(default_factory=list)
     # Dynamo config assignments found at module level (e.g. capture_scalar_outputs=True)
     dynamo_config: dict[str, object] = field(default_factory=dict)

@@ -153,6 +153,22 @@ CASES = {
         def f(x):
             return model(x)
     """, "f(torch.randn(3))", [("TC111", 9)]),
+    # A function handed to `allow_in_graph` (as a decorator or a call, as einops does with
+    # `rearrange`) goes into the graph whole: Dynamo never traces its body.
+    "allow-in-graph-is-not-traced": ("""
+        import torch
+        @torch.compiler.allow_in_graph
+        def scaled(x):
+            print("scaling")
+            return x * 2
+        def shifted(x):
+            print("shifting")
+            return x + 1
+        torch._dynamo.allow_in_graph(shifted)
+        @torch.compile
+        def f(x):
+            return shifted(scaled(x))
+    """, "f(torch.ones(2))", []),
 }
 
 

@@ -1,0 +1,232 @@
+"""Installed libraries that the compiled code calls, read as context.
+
+Compiled code that calls into an installed package (a CDE solver calling
+`torchdiffeq.odeint`) breaks wherever that package's code breaks. Dynamo reports the break
+inside the package, but the line a user can change is their own call. The library modules
+that define what the compiled functions call are summarized like the linted files, and so,
+round by round, are the modules that what they call in turn needs (re-exports followed).
+Nothing is reported in them; a break the project phase finds there is reported at the
+linted call that leads to it (TC227).
+
+Libraries are looked up where the linted packages lie (a site-packages folder) and in the
+site-packages of the Python running tclint (a project's own virtual environment). torch
+and NumPy are known from tclint's tables instead, and packages Dynamo skips are never traced.
+"""
+from __future__ import annotations
+
+import sysconfig
+from pathlib import Path
+
+from tclint.analyzer.call_refs import Method, Named, SuperMethod
+from tclint.analyzer.diagnostic import Diagnostic
+from tclint.analyzer.discovery import SourceFile, display_path
+from tclint.analyzer.imported_context import module_file, package_roots
+from tclint.analyzer.knowledge import trace_rules
+from tclint.analyzer.loop_skips import is_break
+from tclint.analyzer.rules import all_rules
+from tclint.analyzer.summary import FileSummary
+
+CODE = "TC227"
+# Enough for a solver library and the modules it is made of; a run that imports a large
+# framework reads only this many of its modules (the nearest to the linted code first).
+MAX_FILES = 200
+_KNOWN = frozenset({"torch", "numpy", "functorch", "torchgen", "triton", "tclint"})
+
+
+class LibraryReader:
+    """Finds, round by round, the library modules that define what the code read so far
+    calls: the modules of the called functions and classes (and their bases), the modules
+    a library's package re-exports those names from, and the modules of a library that hand
+    functions to `allow_in_graph` (so that calls into them are known to stay whole)."""
+
+    def __init__(self, files: list[SourceFile]):
+        linted_roots = package_roots(files)
+        folders = list(dict.fromkeys(linted_roots.values()))
+        for key in ("purelib", "platlib"):
+            folder = Path(sysconfig.get_paths()[key])
+            if folder.is_dir() and folder not in folders:
+                folders.append(folder)
+        self._folders = folders
+        # the linted packages, also those without `__init__.py` files (namespace packages)
+        self._own = set(linted_roots) | {f.module.partition(".")[0] for f in files if f.module}
+        for f in files:
+            for folder in folders:
+                if f.path.is_relative_to(folder):
+                    self._own.add(f.path.relative_to(folder).parts[0].removesuffix(".py"))
+        self._skipped = trace_rules.installed().skipped_modules
+        self._seen: set[Path] = {f.path for f in files}
+        self._wanted: dict[str, set[str]] = {}  # library module -> the names asked of it
+        self._done: dict[str, set[str]] = {}  # library module -> the names followed already
+        self._library: dict[str, FileSummary] = {}  # library modules read, by name
+        self._scanned: set[str] = set()
+        self.files: list[SourceFile] = []
+
+    def next_round(self, summaries: list[FileSummary], reached: set[str] | None = None) -> list[SourceFile]:
+        """The library modules that `summaries` lead to, not read yet: from the linted files
+        (with the keys of their compiled functions, `reached`), what those functions call in
+        any library, and what their classes build on; from a library's modules (read in the
+        round before), what the names asked of them call in that library."""
+        queue: list[str] = []
+        for summary in summaries:
+            if reached is not None:
+                compiled = [fn for key, fn in summary.functions.items() if key in reached]
+                queue += sorted(_called(compiled, summary.classes.values()))
+            else:
+                self._library[summary.module] = summary
+                queue += sorted(self._expand(summary))
+        found: dict[Path, SourceFile] = {}
+        while queue:
+            dotted = queue.pop(0)
+            top = dotted.partition(".")[0]
+            if top in self._own or top in _KNOWN or top in self._skipped:
+                continue
+            hit = self._find(dotted)
+            if hit is None:
+                continue
+            if hit.module in self._library:  # read before: a new name asked of it
+                queue += sorted(self._expand(self._library[hit.module]))
+            for f in (hit, *self._registering(top)):
+                if f.path not in self._seen and f.path not in found and len(self.files) + len(found) < MAX_FILES:
+                    found[f.path] = f
+        self._seen.update(found)
+        new = sorted(found.values(), key=lambda f: f.display)
+        self.files.extend(new)
+        return new
+
+    def _expand(self, summary: FileSummary) -> set[str]:
+        """What the names asked of a library module lead to in its library: a re-exported
+        name's source, and what the named functions and classes (their methods, bases,
+        submodules) call. Names of the module itself are followed there and then."""
+        module, home = summary.module, summary.module.partition(".")[0]
+        done = self._done.setdefault(module, set())
+        todo = sorted(self._wanted.get(module, set()) - done)
+        out: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name in done:
+                continue
+            done.add(name)
+            if name in summary.imports:
+                out.add(summary.imports[name])
+                continue
+            key = f"{module}.{name}"
+            fns = [fn for k, fn in summary.functions.items() if k == key or k.startswith(key + ".")]
+            cls = summary.classes.get(key)
+            for dotted in _called(fns, [cls] if cls is not None else []):
+                if dotted.rpartition(".")[0] == module:
+                    todo.append(dotted.rpartition(".")[2])
+                else:
+                    out.add(dotted)
+        return {d for d in out if d.partition(".")[0] == home}
+
+    def _find(self, dotted: str) -> SourceFile | None:
+        parts = dotted.split(".")
+        for folder in self._folders:
+            if (folder / parts[0]).is_dir() or (folder / f"{parts[0]}.py").is_file():
+                path = module_file(folder, parts)
+                if path is None:
+                    return None
+                f = _library_file(folder, path)
+                rest = parts[len(f.module.split(".")):]
+                if rest:
+                    self._wanted.setdefault(f.module, set()).add(rest[0])
+                return f
+        return None
+
+    def _registering(self, top: str) -> list[SourceFile]:
+        """Once per library: its modules that call `allow_in_graph` (anywhere, as einops does
+        inside a function run at import)."""
+        if top in self._scanned:
+            return []
+        self._scanned.add(top)
+        for folder in self._folders:
+            package = folder / top
+            if package.is_dir():
+                return [_library_file(folder, path) for path in sorted(package.rglob("*.py"))
+                        if _mentions(path, b"allow_in_graph")]
+        return []
+
+
+def _called(functions, classes) -> set[str]:
+    """The dotted names these functions call (functions, classes, the classes whose methods
+    they call) and these classes build on (bases, submodules)."""
+    out: set[str] = set()
+    for fn in functions:
+        for site in fn.calls:
+            if isinstance(site.ref, Named):
+                out.add(site.ref.dotted)
+            elif isinstance(site.ref, (Method, SuperMethod)):
+                out.add(site.ref.cls)
+    for cls in classes:
+        out.update(cls.bases)
+        out.update(cls.submodules.values())
+    return out
+
+
+def _library_file(folder: Path, path: Path) -> SourceFile:
+    """A library module, named by where it lies under its site-packages folder (namespace
+    folders without `__init__.py` included)."""
+    parts = list(path.resolve().relative_to(folder.resolve()).with_suffix("").parts)
+    is_package = parts[-1] == "__init__"
+    if is_package:
+        parts.pop()
+    return SourceFile(path=path.resolve(), display=display_path(path), module=".".join(parts), is_package=is_package)
+
+
+def _mentions(path: Path, needle: bytes) -> bool:
+    try:
+        return needle in path.read_bytes()
+    except OSError:
+        return False
+
+
+def at_library_calls(raw: list[Diagnostic], library: frozenset[str], summaries: list[FileSummary]) -> list[Diagnostic]:
+    """`raw` less the findings in library modules; a break there that linted code reaches
+    becomes one TC227 at the linted call it goes through (the nearest break if several)."""
+    if not library:
+        return raw
+    out = [d for d in raw if d.path not in library]
+    by_call: dict[tuple[str, int, int], list[tuple[Diagnostic, int]]] = {}
+    for d in raw:
+        if d.path not in library or not is_break(d):
+            continue
+        last = max((i for i, step in enumerate(d.chain) if step.path not in library), default=None)
+        if last is None or last == 0:
+            continue  # reached from a library's own entry point only
+        step = d.chain[last]
+        by_call.setdefault((step.path, step.line, step.column), []).append((d, last))
+    if not by_call:
+        return out
+    rule = all_rules()[CODE]
+    modules = {s.path: s.module for s in summaries}
+    spans = _call_spans(summaries, {key[0] for key in by_call})
+    for (path, line, column), found in sorted(by_call.items()):
+        span = spans.get((path, line, column))
+        if span is None:
+            continue
+        inner, last = min(found, key=lambda f: (len(f[0].chain), f[0].path, f[0].span.line))
+        callee = inner.chain[last].label.removeprefix("calls ")
+        where = f"{modules.get(inner.path, inner.path)}, line {inner.span.line}"
+        notes = [f"there: {inner.message}" + (f" ({inner.because})" if inner.because else "")]
+        others = len({(d.path, d.span.line) for d, _ in found}) - 1
+        if others:
+            notes.append(f"{others} more break{'s' if others > 1 else ''} in what this call reaches")
+        out.append(Diagnostic(
+            path=path, span=span,
+            code=CODE, name=rule.name, severity=rule.severity,
+            message=f"`{callee}` breaks the graph inside an installed library ({where})",
+            gb_type=inner.gb_type, gb_id=inner.gb_id, url=inner.url,
+            chain=tuple(inner.chain[:last]), notes=tuple(notes)))
+    return out
+
+
+def _call_spans(summaries: list[FileSummary], paths: set[str]) -> dict:
+    """(path, line, column) of each call site in `paths` -> the call's full span."""
+    out = {}
+    for fs in summaries:
+        if fs.path not in paths:
+            continue
+        for fn in fs.functions.values():
+            for site in fn.calls:
+                out.setdefault((fs.path, site.span.line, site.span.column), site.span)
+    return out

@@ -1,0 +1,108 @@
+"""Compiled code that calls an installed library breaks where the library's code breaks. The
+library's modules are read as context (found beside the linted package, as in a
+site-packages folder), nothing is reported inside them, and a break there becomes a TC227 at
+the linted call that leads to it. A function the library hands to `allow_in_graph` is put
+in the graph whole, so nothing inside it counts."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tclint.analyzer.config import Settings
+from tclint.analyzer.project import lint_paths
+
+LIBRARY = {
+    "solverlib/__init__.py": "from solverlib.core import scaled, solve\n",
+    "solverlib/core.py": '''
+        import torch
+
+
+        def _check_increasing(t):
+            if (t[1:] <= t[:-1]).any():
+                raise ValueError("t must increase")
+
+
+        def solve(y0, t):
+            _check_increasing(t)
+            return y0 * t[-1]
+
+
+        @torch.compiler.allow_in_graph
+        def scaled(x):
+            print("scaling")
+            return x * 2
+        ''',
+}
+USER = '''
+    import torch
+
+    import solverlib
+
+
+    @torch.compile
+    def run(y0, t):
+        y = solverlib.scaled(y0)
+        return solverlib.solve(y, t)
+    '''
+CALL_LINE = 9
+
+
+def _write(folder: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"))
+
+
+def _lint(root: Path, names: list[str]):
+    (root / "tclint.toml").write_text("")
+    return lint_paths([root / n for n in names], Settings(source=root / "tclint.toml"), jobs=1,
+                      use_cache=False).diagnostics
+
+
+def test_a_break_inside_a_library_is_reported_at_the_call(tmp_path):
+    _write(tmp_path, {**LIBRARY, "userpkg/__init__.py": "", "userpkg/model.py": USER})
+    found = _lint(tmp_path, ["userpkg"])
+    assert [(Path(d.path).name, d.span.line, d.code) for d in found] == [("model.py", CALL_LINE, "TC227")]
+    (d,) = found
+    assert (d.span.column, d.span.end_line, d.span.end_column) == (12, CALL_LINE, 33)  # the whole call
+    assert d.gb_type == "Data-dependent branching"
+    assert "`solve` breaks the graph inside an installed library (solverlib.core, line 5)" in d.text()
+    assert "branching on" in d.text()
+
+
+def test_without_the_library_installed_the_call_is_unknown(tmp_path):
+    _write(tmp_path, {"userpkg/__init__.py": "", "userpkg/model.py": USER})
+    assert _lint(tmp_path, ["userpkg"]) == []
+
+
+def test_a_library_is_never_linted_as_the_project(tmp_path):
+    # Linting the library itself reports its own lines as usual (it is the project then).
+    _write(tmp_path, {**LIBRARY, "userpkg/__init__.py": "", "userpkg/model.py": USER})
+    found = {(Path(d.path).name, d.span.line, d.code) for d in _lint(tmp_path, ["solverlib", "userpkg"])}
+    assert ("core.py", 5, "TC101") in found
+    assert not any(code == "TC227" for _, _, code in found)
+
+
+@pytest.mark.dynamo
+def test_dynamo_breaks_inside_the_library_on_that_call(tmp_path):
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("torch is not installed")
+    _write(tmp_path, LIBRARY)
+    source = f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\n" + textwrap.dedent(USER).lstrip("\n")
+    case = {"id": "library", "source": source, "call": "run(torch.ones(2), torch.tensor([0.0, 1.0]))"}
+    proc = subprocess.run([sys.executable, str(Path(__file__).with_name("dynamo_oracle.py"))],
+                          input=json.dumps([case]), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads(proc.stdout)["library"]
+    assert result["error"] is None
+    # The two lines put in front of the snippet shift it down by 2. The library's frames,
+    # traced on their own after that break, break again with no snippet line on their stack.
+    at_snippet = {(gb, line - 2) for gb, line in result["breaks"] if line is not None}
+    assert at_snippet == {("Data-dependent branching", CALL_LINE)}
