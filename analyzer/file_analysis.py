@@ -335,7 +335,8 @@ class FileAnalyzer(cst.CSTVisitor):
             self.facts.local_defs.add(node.name.value)
         bases = []
         for arg in node.bases:
-            qual = self.facts.qualname(arg.value) or dotted_name(arg.value)
+            base = arg.value.value if isinstance(arg.value, cst.Subscript) else arg.value  # `Base[T]` is `Base`
+            qual = self.facts.qualname(base) or dotted_name(base)
             if qual:
                 bases.append(qual)
         scope = tf.ClassScope(key=key, name=node.name.value, bases=tuple(bases))

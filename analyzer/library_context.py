@@ -207,7 +207,7 @@ def at_library_calls(raw: list[Diagnostic], library: frozenset[str], summaries: 
         inner, last = min(found, key=lambda f: (len(f[0].chain), f[0].path, f[0].span.line))
         callee = inner.chain[last].label.removeprefix("calls ")
         where = f"{modules.get(inner.path, inner.path)}, line {inner.span.line}"
-        notes = [f"there: {inner.message}" + (f" ({inner.because})" if inner.because else "")]
+        notes = [f"there: {inner.message.rstrip('.')}" + (f" ({inner.because})" if inner.because else "")]
         others = len({(d.path, d.span.line) for d, _ in found}) - 1
         if others:
             notes.append(f"{others} more break{'s' if others > 1 else ''} in what this call reaches")

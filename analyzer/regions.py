@@ -21,8 +21,12 @@ from tclint.analyzer.summary import CallSite, ClassSummary, FileSummary, Functio
 from tclint.analyzer.tensor_facts import TENSOR_ANNOTATIONS, TRUE_UNDER_DYNAMO_WRAPPERS, is_module_base
 
 # `obj.method()` with obj's class unknown is followed when at most this many classes
-# define `method`.
+# define `method`, or all of them are one family.
 MAX_CLASSES_BY_NAME = 3
+# ... or when every one of them is an nn.Module, up to this many: a model built from modules
+# passed in (`self.flows[i].inverse(x)`, `self.controller.adapt_step_size(...)`) may run any
+# of them in its compiled code; a name defined more widely says too little about the object.
+MAX_MODULE_CLASSES_BY_NAME = 40
 AUTOGRAD_FUNCTION_BASES = ("torch.autograd.Function", "torch.autograd.function.Function")
 
 
@@ -249,6 +253,10 @@ class ProjectIndex:
             out.extend(w for w in wrappers if w not in out)
         return out
 
+    def _all_modules(self, methods) -> bool:
+        return len(methods) <= MAX_MODULE_CLASSES_BY_NAME and all(
+            self.is_module_class(self.functions[k][1].class_key) for k in methods)
+
     def _one_family(self, name: str) -> bool:
         """Every class defining method `name` derives from one of them: `op.solve()` on an
         object of unknown class is that family's method, however many override it."""
@@ -312,7 +320,9 @@ class ProjectIndex:
             return sorted({run for k in self.callables(ref) if (run := self._run_by_calling(k))})
         if isinstance(ref, AnyMethod):
             found = self.methods_by_name.get(ref.name, ())
-            return list(found) if len(found) <= MAX_CLASSES_BY_NAME or self._one_family(ref.name) else []
+            if len(found) <= MAX_CLASSES_BY_NAME or self._one_family(ref.name) or self._all_modules(found):
+                return list(found)
+            return []
         if isinstance(ref, Named):
             resolved = self.resolve_dotted(ref.dotted)
             if resolved is None:

@@ -169,6 +169,56 @@ CASES = {
         def f(x):
             return shifted(scaled(x))
     """, "f(torch.ones(2))", []),
+    # `self.steps[i].inverse(x)` on modules passed in: any class defining `inverse` may run,
+    # here one whose buffer is a flag (normflows' ActNorm, torchode's step controllers).
+    "method-of-a-module-passed-in": ("""
+        import torch
+        from torch import nn
+        class Double(nn.Module):
+            def inverse(self, x):
+                return x / 2
+        class Shift(nn.Module):
+            def inverse(self, x):
+                return x - 1
+        class Flip(nn.Module):
+            def inverse(self, x):
+                return -x
+        class ActNorm(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("initialized", torch.tensor(0.0))
+            def inverse(self, x):
+                if not self.initialized:
+                    return x
+                return x * 2
+        class Chain(nn.Module):
+            def __init__(self, steps):
+                super().__init__()
+                self.steps = nn.ModuleList(steps)
+            def inverse(self, x):
+                for i in range(len(self.steps) - 1, -1, -1):
+                    x = self.steps[i].inverse(x)
+                return x
+        chain = Chain([Double(), Shift(), Flip(), ActNorm()])
+        @torch.compile
+        def f(x):
+            return chain.inverse(x)
+    """, "f(torch.ones(2))", [("TC101", 17)]),
+    # A module whose base is a generic alias (`Controller[State]`) is still a module: its
+    # forward is compiled code (torchode's step-size controllers).
+    "module-with-a-generic-base": ("""
+        import torch
+        from typing import Generic, TypeVar
+        from torch import nn
+        State = TypeVar("State")
+        class Controller(nn.Module, Generic[State]):
+            def forward(self, x):
+                return x
+        class Fixed(Controller[int]):
+            def forward(self, x):
+                return x * x.sum().item()
+        model = torch.compile(Fixed())
+    """, "model(torch.ones(2))", [("TC102", 10)]),
 }
 
 
