@@ -14,7 +14,9 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import signal
 import threading
+from contextlib import contextmanager
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
@@ -123,6 +125,22 @@ class ParsePool:
             with self._lock:
                 self._discard()
 
+    @contextmanager
+    def paused(self):
+        """The worker stopped (SIGSTOP) for the block, its work resuming where it was after:
+        a first open waits on another worker, and on a busy machine the two would share the
+        cores. Nothing is queued or lost; where signals cannot stop a process, nothing happens."""
+        stop, cont = getattr(signal, "SIGSTOP", None), getattr(signal, "SIGCONT", None)
+        with self._lock:
+            pids = [p.pid for p in getattr(self._pool, "_processes", {}).values()] if stop and cont else []
+            for pid in pids:
+                _signal(pid, stop)
+        try:
+            yield
+        finally:
+            for pid in pids:
+                _signal(pid, cont)
+
     def release(self) -> None:
         """Stop the worker until the next call, which starts a fresh one."""
         with self._lock:
@@ -140,6 +158,13 @@ class ParsePool:
                 self._lock.release()
         for lane in lanes:
             lane.close()
+
+
+def _signal(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass  # gone (a crashed worker is replaced on the next call)
 
 
 def trim_heap() -> None:

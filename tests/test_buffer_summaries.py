@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tclint.analyzer.project import summarize
 from tclint.server.buffer_summaries import BufferSummaries
 from tclint.server.parse_pool import ParsePool
@@ -92,6 +94,41 @@ def test_a_first_open_does_not_queue_behind_the_cutting_of_another_buffer():
     finally:
         pool.close()
     assert not buffers.worker.running  # the lane is closed with its pool
+
+
+def _states(pool: ParsePool) -> list[str]:
+    """The scheduler state (R, S, T for stopped...) of each of the pool's worker processes."""
+    return [Path(f"/proc/{p.pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            for p in pool._pool._processes.values()]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states from /proc")
+def test_the_cutting_of_another_buffer_is_stopped_while_a_first_open_is_summarized():
+    import time
+
+    text = (ROOT / "examples" / "tinyvit" / "layers.py").read_text(encoding="utf-8")
+    pool = ParsePool(threshold=1)
+    try:
+        buffers = BufferSummaries(pool)
+        buffers.summarize(text, "/ws/a.py", "a", False)  # a.py is cut in the buffers' worker after
+        whole = pool.summarize
+        seen = []
+
+        def summarize_watched(*job):
+            deadline = time.monotonic() + 10  # a signal lands soon after it is sent, not at once
+            while set(_states(buffers.worker)) != {"T"} and time.monotonic() < deadline:
+                time.sleep(0.01)
+            seen.extend(_states(buffers.worker))
+            return whole(*job)
+
+        pool.summarize = summarize_watched
+        assert buffers.summarize(text, "/ws/b.py", "b", False) == summarize(text, "/ws/b.py", "b", False)
+        assert seen and set(seen) == {"T"}
+        assert "T" not in _states(buffers.worker)  # and goes on after
+        edit = text.replace("h = F.gelu(self.fc1(x))", "h = F.gelu(self.fc1(x)).item()")
+        assert buffers.summarize(edit, "/ws/a.py", "a", False) == summarize(edit, "/ws/a.py", "a", False)
+    finally:
+        pool.close()
 
 
 def test_records_an_edit_only_moves_down_are_sent_as_moves():
