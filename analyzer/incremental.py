@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import re
 from collections import OrderedDict
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable
@@ -32,6 +31,8 @@ from typing import Any, Callable
 import libcst as cst
 
 from tclint.analyzer import parse_guard, project
+from tclint.analyzer import class_members
+from tclint.analyzer.class_members import LINE_END, class_of, longest, spliced
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.diagnostic import Fix, Span, TextEdit
 from tclint.analyzer.file_analysis import FileAnalyzer
@@ -43,7 +44,6 @@ from tclint.analyzer.summary import ClassSummary, FileSummary
 from tclint.analyzer.suppressions import find_suppressions
 from tclint.analyzer.tree_walk import visited_fields, walk
 
-_LINE_END = re.compile(r"\r\n|\r|\n")  # Python's newlines (str.splitlines knows more)
 _MISSING = object()  # an absent key, as read or as written (a deletion)
 _ALL = object()  # the key under which a recorder notes that the whole table was read
 _QUESTION = object()  # heads the key of a question about the values (see _DERIVED)
@@ -297,6 +297,7 @@ class IncrementalSummarizer:
         # its piece found it, lines it was moved down). Two summaries' records with the same
         # first differ by a move (see moved_records).
         self.origins: dict[tuple[str, str], tuple[Any, int]] = {}
+        self._cuts: dict[int, list] = {}  # of the last call: id of a spliced class tree -> its cut
 
     def knows(self, path: str, module: str, is_package: bool) -> bool:
         """Whether pieces of a version of this document are kept (an edit reuses them)."""
@@ -316,7 +317,17 @@ class IncrementalSummarizer:
                 return self.whole_file(text, path, module, is_package)  # reports the error
             sources = _split(tree, text)
         known = {source: piece.tree for (source, _), piece in previous.pieces.items()} if previous else {}
-        trees = [known[source] if source in known else _parse(source) for source in sources]
+        edited = _edited_piece(previous, sources) if previous is not None else None
+        self._cuts = {}
+        trees = []
+        for i, source in enumerate(sources):
+            tree = known.get(source)
+            if tree is None and edited is not None and edited[0] == i and edited[2].cut is not None:
+                # A class with one member edited: that member alone is parsed (class_members.spliced)
+                found = spliced(edited[1], edited[2].tree, edited[2].cut, source)
+                if found is not None:
+                    tree, self._cuts[id(tree)] = found
+            trees.append(tree if tree is not None else _parse(source))
         if any(t is None for t in trees):  # Python accepted it, libcst did not: as the CLI sees it
             return self.whole_file(text, path, module, is_package)
         pieces: dict[tuple[str, int], _Piece] = {}
@@ -325,6 +336,8 @@ class IncrementalSummarizer:
                                       previous.pieces if previous else {}, pieces)
         except Exception:  # noqa: BLE001 - recursion, or a bug: the whole file reports it as the CLI would
             return project.summarize(text, path, module, is_package)
+        finally:
+            self._cuts = {}
         self._documents[key] = _Document(text, sources, pieces)
         self._documents.move_to_end(key)
         if len(self._documents) > self.max_documents:
@@ -362,7 +375,7 @@ class IncrementalSummarizer:
         for source, tree in zip(sources, trees):
             seen[source] = seen.get(source, -1) + 1
             piece = before.get((source, seen[source]))
-            cls = _class_of(tree)
+            cls = class_of(tree)
             if cls is not None:
                 classes_seen[cls.name.value] = classes_seen.get(cls.name.value, -1) + 1
             if piece is None or not _still_holds(piece.reads, live):
@@ -393,7 +406,7 @@ class IncrementalSummarizer:
     def _analyze(self, source: str, tree: cst.Module, path: str, module: str, is_package: bool, rules, live,
                  previous: _Piece | None) -> _Piece:
         """`previous`: what was kept of this statement (same text, or the same class before an edit)."""
-        if _class_of(tree) is not None:
+        if class_of(tree) is not None:
             try:
                 piece = self._analyze_class(source, tree, path, module, is_package, rules, live, previous)
             except _Uncut:
@@ -419,9 +432,10 @@ class IncrementalSummarizer:
         from, its methods) are recorded the way the module's are: a member is reused when its
         text, what it saw of the class, and every entry it read are unchanged. None when the
         class is not cut (no def in its body, or a body the cut cannot follow)."""
-        cls = _class_of(tree)
+        cls = class_of(tree)
         # The cut of the same tree is kept: Python's parse of a big class costs milliseconds.
-        members = previous.cut if previous is not None and previous.tree is tree else _members(source, cls)
+        members = (previous.cut if previous is not None and previous.tree is tree
+                   else self._cuts.get(id(tree)) or class_members.members(source, cls))
         if members is None or not any(isinstance(nodes[0], cst.FunctionDef) for nodes, _, _ in members):
             return None
         head = FileAnalyzer(path, module, is_package, rules)
@@ -578,54 +592,6 @@ def _fold(reads: dict, writes: dict, member: _Member, live: dict) -> None:
         writes.setdefault(name, {}).update(own)
 
 
-def _class_of(tree: cst.Module) -> cst.ClassDef | None:
-    """The class a piece is, when it is one class with an indented body."""
-    if len(tree.body) == 1 and isinstance(tree.body[0], cst.ClassDef) and isinstance(tree.body[0].body,
-                                                                                     cst.IndentedBlock):
-        return tree.body[0]
-    return None
-
-
-def _members(source: str, cls: cst.ClassDef) -> list[tuple[tuple, int, str]] | None:
-    """The class body cut into members: each def, and each run of other statements between
-    two defs; (statements, first line of the first one's leading lines in the piece, text
-    from that line to the last statement's last line). None when Python's statements of the
-    body do not match libcst's."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.ClassDef):
-        return None
-    spans: list[list[int]] = []  # [first line, last line] of each libcst statement
-    for stmt in tree.body[0].body:
-        first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-        last = stmt.end_lineno or stmt.lineno
-        if spans and first <= spans[-1][1]:  # `a = 1; b = 2`: one statement line
-            spans[-1][1] = max(spans[-1][1], last)
-        else:
-            spans.append([first, last])
-    body = cls.body.body
-    if len(spans) != len(body):
-        return None
-    runs: list[list] = []  # [statements, first line, last line]
-    for stmt, (first, last) in zip(body, spans):
-        first -= len(stmt.leading_lines)
-        if runs and first <= runs[-1][2]:
-            return None
-        if runs and not isinstance(stmt, cst.FunctionDef) and not isinstance(runs[-1][0][-1], cst.FunctionDef):
-            runs[-1][0].append(stmt)
-            runs[-1][2] = last
-        else:
-            runs.append([[stmt], first, last])
-    starts = [0]
-    for m in _LINE_END.finditer(source):
-        starts.append(m.end())
-    starts.append(len(source))
-    return [(tuple(nodes), first, source[starts[first - 1]:starts[min(last, len(starts) - 1)]])
-            for nodes, first, last in runs]
-
-
 def _walk_class(cls: cst.ClassDef, analyzer: FileAnalyzer, skip: frozenset, at_body: Callable[[], None]) -> bool:
     """walk() of the class without the statements of its body: at_body() is called where
     they would be walked. False when libcst's visiting order is not known."""
@@ -708,6 +674,20 @@ class _Positions:
         return where
 
 
+def _edited_piece(previous: _Document, sources: list[str]) -> tuple[int, str, _Piece] | None:
+    """(its index in `sources`, its old text, its old piece) of the one piece an edit changed,
+    when the pieces around it are the previous version's; None otherwise."""
+    old = previous.sources
+    if len(old) != len(sources):
+        return None
+    changed = [i for i, (a, b) in enumerate(zip(old, sources)) if a is not b and a != b]
+    if len(changed) != 1:
+        return None
+    i = changed[0]
+    piece = previous.pieces.get((old[i], old[:i].count(old[i])))
+    return (i, old[i], piece) if piece is not None else None
+
+
 def _parse(source: str) -> cst.Module | None:
     """None where libcst does not parse the piece, or must not (see parse_guard): the whole
     file then reports it, as the CLI would."""
@@ -762,7 +742,7 @@ def _split(tree: ast.Module, text: str) -> list[str]:
     comments and blank lines going with the statement below them; statements sharing a line
     (`a = 1; b = 2`) stay in one piece. The pieces joined are the text."""
     starts = [0]
-    for m in _LINE_END.finditer(text):
+    for m in LINE_END.finditer(text):
         starts.append(m.end())
     cuts = []
     last_end = 0
@@ -783,8 +763,8 @@ def _resplit(old: str, pieces: list[str], new: str) -> list[str] | None:
     if not pieces:
         return None
     limit = min(len(old), len(new))
-    prefix = _longest(lambda n: old[:n] == new[:n], limit)
-    suffix = _longest(lambda n: old[len(old) - n:] == new[len(new) - n:], limit - prefix)
+    prefix = longest(lambda n: old[:n] == new[:n], limit)
+    suffix = longest(lambda n: old[len(old) - n:] == new[len(new) - n:], limit - prefix)
     starts = [0]
     for piece in pieces:
         starts.append(starts[-1] + len(piece))
@@ -815,21 +795,8 @@ def _resplit(old: str, pieces: list[str], new: str) -> list[str] | None:
             return None
 
 
-def _longest(same: Callable[[int], bool], limit: int) -> int:
-    """The largest n <= limit with same(n), for a `same` true up to some n and false after
-    (a binary search of string slices compared at C speed)."""
-    lo, hi = 0, limit
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if same(mid):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
 def _line_count(source: str) -> int:
-    return len(_LINE_END.findall(source))
+    return len(LINE_END.findall(source))
 
 
 def _shift(span: Span | None, by: int) -> Span | None:

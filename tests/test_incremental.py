@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tclint.analyzer.class_members import class_of
 from tclint.analyzer.config import Settings
 from tclint.analyzer.incremental import IncrementalSummarizer
 from tclint.analyzer.file_analysis import _positions as _real_positions
@@ -283,4 +284,4 @@ def test_a_member_that_writes_what_no_table_of_the_class_carries_has_its_class_a
     inc.summarize(CLASS, "f.py", "f", False)
     assert inc.summarize(edited, "f.py", "f", False) == summarize(edited, "f.py", "f", False)
     document = next(iter(inc._documents.values()))
-    assert [p.members is None for p in document.pieces.values() if incremental._class_of(p.tree)] == [True]
+    assert [p.members is None for p in document.pieces.values() if class_of(p.tree)] == [True]

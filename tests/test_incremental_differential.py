@@ -6,7 +6,8 @@ name bound to a tensor, a number, a module or a literal list of classes, a line 
 body or in a function body, a decorator, a definition added or removed, and a syntax error
 followed by its repair; and the edits that cross the members of a class, which are analyzed
 one by one: a class attribute its methods read, `self.x = ...` in a method, a decorator on
-a method, a method removed, a module-level name that a method reads.
+a method, a method removed, a module-level name that a method reads, a line at some
+indentation between two members (an edited member is parsed alone where that is sound).
 
 The short run (CI) edits the examples and a few torch modules; the
 long run (`TCLINT_DIFFERENTIAL=long`) edits torch/nn/functional.py and every model of an
@@ -243,8 +244,23 @@ def name_read_by_a_method(text, tree, rng):
     return _insert(text, _top_level_line(tree, rng), f"{rng.choice(names)} = {value}\n")
 
 
+def member_line(text, tree, rng):
+    """A comment, a blank or whitespace-only line, or a statement at some indentation, above a
+    member of a class or after a method's last statement: where the lines between two members
+    go decides whether the edited member may be parsed alone (analyzer/class_members.py)."""
+    methods = _methods(tree)
+    if not methods:
+        return None
+    _, method = rng.choice(methods)
+    line = rng.choice([min([method.lineno, *(d.lineno for d in method.decorator_list)]), method.end_lineno + 1])
+    indent = " " * rng.choice([0, method.col_offset, method.col_offset + 4, method.col_offset + 8])
+    new = rng.choice([f"{indent}# a note\n", "\n", f"{indent}\n", f"{indent}x = 1\n", f"{indent}pass\n"])
+    return _insert(text, line, new)
+
+
 EDIT_KINDS = [add_import, remove_import, module_name, class_body, function_body, decorator, add_def, remove_def,
-              class_attribute, method_self_attribute, method_decorator, remove_method, name_read_by_a_method]
+              class_attribute, method_self_attribute, method_decorator, remove_method, name_read_by_a_method,
+              member_line]
 
 
 def _check(inc: IncrementalSummarizer, text: str, path: str, what: str, stats: dict, server: dict) -> None:
