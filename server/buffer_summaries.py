@@ -182,8 +182,10 @@ def worker_summary(job: tuple[str, str, str, bool]) -> tuple[Any, bool]:
     summarizer = _summarizer()
     if not summarizer.knows(*job[1:]):
         from tclint.analyzer.project import summarize
+        from tclint.server.heap import collector_off
 
-        return summarize(*job), True
+        with collector_off():
+            return summarize(*job), True
     return summarizer.summarize(*job), False
 
 
@@ -192,7 +194,8 @@ def prepare_in_worker(job: tuple[str, str, str, bool]) -> None:
     collector's full passes (server/heap.py)."""
     from tclint.server import heap
 
-    _summarizer().summarize(*job)
+    with heap.collector_off():
+        _summarizer().summarize(*job)
     heap.settle()
 
 

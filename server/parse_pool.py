@@ -97,7 +97,7 @@ class ParsePool:
     def summarize(self, data: bytes | str, path: str, module: str, is_package: bool) -> Any:
         if len(data) < self.threshold:
             return _summarize((data, path, module, is_package))
-        return self.call(_summarize, (data, path, module, is_package), path)
+        return self.call(_summarize_in_worker, (data, path, module, is_package), path)
 
     def call(self, fn, job, path: str) -> Any:
         """`fn(job)` in the worker (`fn` a module-level function), for the file at `path`.
@@ -186,3 +186,10 @@ def _summarize(job: tuple[bytes | str, str, str, bool]) -> Any:
     from tclint.analyzer.project import summarize
 
     return summarize(*job)
+
+
+def _summarize_in_worker(job: tuple[bytes | str, str, str, bool]) -> Any:
+    from tclint.server.heap import collector_off
+
+    with collector_off():
+        return _summarize(job)

@@ -164,3 +164,23 @@ def test_closing_the_last_big_buffer_stops_its_worker_and_another_open_starts_on
         assert buffers.summarize(edit, "b.py", "b", False) == summarize(edit, "b.py", "b", False)
     finally:
         pool.close()
+
+
+def test_whole_file_summaries_in_a_worker_run_without_collector_passes(monkeypatch):
+    import gc
+
+    from tclint.analyzer import project
+    from tclint.server import buffer_summaries as bs
+    from tclint.server import parse_pool
+
+    text = (ROOT / "examples" / "tinyvit" / "layers.py").read_text(encoding="utf-8")
+    collecting = []
+
+    def watched(*job):
+        collecting.append(gc.isenabled())
+        return summarize(*job)
+
+    monkeypatch.setattr(project, "summarize", watched)
+    assert parse_pool._summarize_in_worker((text, "/ws/c.py", "c", False)) == summarize(text, "/ws/c.py", "c", False)
+    assert bs.worker_summary((text, "/ws/gc_first.py", "gc_first", False))[1]  # a first open, whole
+    assert collecting == [False, False] and gc.isenabled()  # and the collector is back after
