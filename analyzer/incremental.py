@@ -18,7 +18,8 @@ A top-level class is cut one level further: its head (what entering it records, 
 kinds of the `self.x` its __init__ assigns) and its members (each def, each run of other
 statements), each analyzed on its own inside the class, the class's own tables recorded
 like the module's. A module-level edit re-analyzes only the methods that read what changed;
-an edit in a method, that method.
+an edit in a method, that method, which is also the only part of the class parsed again
+where that gives the tree a parse of the whole class gives (analyzer/class_members.py).
 """
 from __future__ import annotations
 
