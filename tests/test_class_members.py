@@ -71,6 +71,12 @@ def test_an_edit_inside_one_method_parses_that_method_alone():
     assert all(a is b for a, b in zip(kept[:-1], tree.body[0].body.body[:-1]))  # the others are the same nodes
 
 
+def test_windows_line_ends_and_tab_indents_are_spliced_as_parsed():
+    for old in (CLASS.replace("\n", "\r\n"), CLASS.replace("    ", "\t")):
+        assert _same_as_whole(old, old.replace("return x.item()", "return x.tolist()"))
+        assert _same_as_whole(old, old.replace("self.fc(x) * self.scale", "self.fc(x)"))
+
+
 def test_lines_another_member_would_own_in_the_whole_parse_make_it_parse_the_class():
     # deeper than the class body, above a method: the footer of the method above
     assert not _same_as_whole(CLASS, CLASS.replace("    # the forward pass\n", "        # the forward pass\n"))
