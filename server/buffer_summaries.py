@@ -16,9 +16,10 @@ more, and only the next edit needs them. The buffers have a worker of their own 
 the parse pool), which cuts the text into pieces after the pool's worker, the one that reads
 files from disk, made the whole-file summary: a first open never queues behind the cutting of
 the document opened before it, and the cutting runs beside the indexing of the workspace, on
-another core. While a first open's summary is made, the buffers' worker is stopped: the cut
-of the document opened just before would take half of two busy cores from it. The next edit
-of the document queues behind its cut.
+another core, except while the pool's worker makes a summary the server waits for (a first
+open, or the indexing of the file being opened): the buffers' worker is stopped meanwhile,
+since the cut of the document opened just before would take half of two busy cores from it
+(ParsePool.call). The next edit of the document queues behind its cut.
 """
 from __future__ import annotations
 
@@ -51,8 +52,7 @@ class BufferSummaries:
             self._sent.add(key)
             summary = _cached(cache, job)
             if summary is None:
-                with self.worker.paused():  # the cutting of a document opened before waits
-                    summary = self.pool.summarize(*job)
+                summary = self.pool.summarize(*job)  # the cutting of a document opened before waits
                 self.pool.post(trim_in_worker, None)  # that worker keeps nothing of it
             # Cut after, not while: on a busy machine the two would share the cores.
             self.worker.post(prepare_in_worker, job)

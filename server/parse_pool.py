@@ -16,7 +16,7 @@ import multiprocessing
 import os
 import signal
 import threading
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
@@ -102,12 +102,20 @@ class ParsePool:
     def call(self, fn, job, path: str) -> Any:
         """`fn(job)` in the worker (`fn` a module-level function), for the file at `path`.
         Once the pool is closed (the server is ending), SummaryFailed: parsing a big file on
-        the calling thread would hold the GIL, and so hold up the exit, for seconds."""
+        the calling thread would hold the GIL, and so hold up the exit, for seconds.
+        The lanes' workers are stopped meanwhile (see `paused`): what they do unasked (cutting
+        a document for its next edit) waits for a file the caller waits for (a first open, or
+        the indexing of a file that the editor is opening), instead of taking half of two busy
+        cores from it. The calling thread is the one that calls the lanes too, so none of its
+        calls can wait on a stopped lane."""
         try:
-            future = self._submit(fn, job)
-            if future is None:
-                raise SummaryFailed(f"{path}: not analyzed, the server is shutting down")
-            return future.result(timeout=self.timeout)
+            with ExitStack() as paused:
+                for lane in list(self._lanes.values()):
+                    paused.enter_context(lane.paused())
+                future = self._submit(fn, job)
+                if future is None:
+                    raise SummaryFailed(f"{path}: not analyzed, the server is shutting down")
+                return future.result(timeout=self.timeout)
         except FutureTimeout:
             with self._lock:
                 self._discard()
@@ -127,9 +135,8 @@ class ParsePool:
 
     @contextmanager
     def paused(self):
-        """The worker stopped (SIGSTOP) for the block, its work resuming where it was after:
-        a first open waits on another worker, and on a busy machine the two would share the
-        cores. Nothing is queued or lost; where signals cannot stop a process, nothing happens."""
+        """The worker stopped (SIGSTOP) for the block, its work resuming where it was after.
+        Nothing is queued or lost; where signals cannot stop a process, nothing happens."""
         stop, cont = getattr(signal, "SIGSTOP", None), getattr(signal, "SIGCONT", None)
         with self._lock:
             pids = [p.pid for p in getattr(self._pool, "_processes", {}).values()] if stop and cont else []

@@ -103,27 +103,31 @@ def _states(pool: ParsePool) -> list[str]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states from /proc")
-def test_the_cutting_of_another_buffer_is_stopped_while_a_first_open_is_summarized():
+def test_the_cutting_of_another_buffer_is_stopped_while_the_pool_makes_a_summary_the_server_waits_for():
     import time
+
+    from tclint.server.parse_pool import _summarize_in_worker
 
     text = (ROOT / "examples" / "tinyvit" / "layers.py").read_text(encoding="utf-8")
     pool = ParsePool(threshold=1)
     try:
         buffers = BufferSummaries(pool)
         buffers.summarize(text, "/ws/a.py", "a", False)  # a.py is cut in the buffers' worker after
-        whole = pool.summarize
+        submit = pool._submit
         seen = []
 
-        def summarize_watched(*job):
-            deadline = time.monotonic() + 10  # a signal lands soon after it is sent, not at once
-            while set(_states(buffers.worker)) != {"T"} and time.monotonic() < deadline:
-                time.sleep(0.01)
-            seen.extend(_states(buffers.worker))
-            return whole(*job)
+        def submit_watched(fn, job):  # the pool's worker gets a job now
+            if fn is _summarize_in_worker:  # not the clean-up posted after a first open
+                deadline = time.monotonic() + 10  # a signal lands soon after it is sent, not at once
+                while set(_states(buffers.worker)) != {"T"} and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                seen.append(set(_states(buffers.worker)))
+            return submit(fn, job)
 
-        pool.summarize = summarize_watched
-        assert buffers.summarize(text, "/ws/b.py", "b", False) == summarize(text, "/ws/b.py", "b", False)
-        assert seen and set(seen) == {"T"}
+        pool._submit = submit_watched
+        assert buffers.summarize(text, "/ws/b.py", "b", False) == summarize(text, "/ws/b.py", "b", False)  # a first open
+        assert pool.summarize(text.encode(), "/ws/c.py", "c", False) == summarize(text, "/ws/c.py", "c", False)  # indexing
+        assert seen == [{"T"}, {"T"}]
         assert "T" not in _states(buffers.worker)  # and goes on after
         edit = text.replace("h = F.gelu(self.fc1(x))", "h = F.gelu(self.fc1(x)).item()")
         assert buffers.summarize(edit, "/ws/a.py", "a", False) == summarize(edit, "/ws/a.py", "a", False)
