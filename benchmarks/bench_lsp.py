@@ -23,7 +23,8 @@ server, one after the other in the same run:
   --timeout is counted as a timeout;
 - hover while busy: `textDocument/hover` on a finding of the small file, back to back (up
   to --hovers), while the server analyzes a first open of a copy of the biggest file;
-- RSS (VmRSS of the server and its child processes) after opening the files, and after
+- RSS (VmRSS of the server and its child processes) after opening the files (once the
+  processes stopped using CPU), and after
   --quick-edits edits of the large file sent back to back, once the final version's
   diagnostics arrived.
 
@@ -234,6 +235,35 @@ def rss_tree_kb(pid: int) -> tuple[int, int] | None:
                 return None
         todo.extend(children.get(p, []))
     return total, len(seen)
+
+
+def cpu_tree_ticks(pid: int) -> int:
+    """CPU time (clock ticks) pid and its children used so far; 0 when /proc cannot tell."""
+    ticks = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(entry) == pid or int(fields[1]) == pid:  # the server's workers are its children
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks
+
+
+async def settle(pid: int, quiet_s: float = 0.5, limit_s: float = 30.0) -> None:
+    """Wait until the server's processes stop using CPU (at most `limit_s`): work an open left
+    its workers (cutting a document for its next edit) would count as growth otherwise."""
+    end = time.perf_counter() + limit_s
+    last = cpu_tree_ticks(pid)
+    while time.perf_counter() < end:
+        await asyncio.sleep(quiet_s)
+        now = cpu_tree_ticks(pid)
+        if now - last <= 1:
+            return
+        last = now
 
 
 # -- JSON-RPC over the server's pipes -----------------------------------------------------
@@ -517,6 +547,7 @@ async def bench_server(name: str, cmd: list[str], docs: dict[str, tuple[Path, st
                 while await client.wait_publish(doc.uri, None, client.mark(doc.uri), 2.0) is not None:
                     pass
         await asyncio.sleep(0.5)  # let work queued by the open (workspace indexing) settle
+        await settle(proc.pid)
         res.rss_before = rss_tree_kb(proc.pid)
 
         for label, doc in open_docs.items():
