@@ -845,8 +845,8 @@ def moved(record, by: int):
 def _shifted(part: FileSummary, by: int) -> FileSummary:
     """A piece's findings `by` lines further down."""
     out = FileSummary(path=part.path, module=part.module, imports=part.imports, aliases=part.aliases,
-                      callable_tables=part.callable_tables,
-                      hook_functions=part.hook_functions, dynamo_config=part.dynamo_config)
+                      callable_tables=part.callable_tables, hook_functions=part.hook_functions,
+                      in_graph=part.in_graph, dynamo_config=part.dynamo_config)
     out.functions = {key: _shifted_function(fn, by) for key, fn in part.functions.items()}
     out.classes = {key: moved(cls, by) for key, cls in part.classes.items()}
     out.compile_sites = [_with(s, span=_shift(s.span, by)) for s in part.compile_sites]
@@ -864,5 +864,6 @@ def _merge(summary: FileSummary, part: FileSummary) -> None:
     summary.callable_tables.update(part.callable_tables)
     summary.compile_sites.extend(part.compile_sites)
     summary.hook_functions.extend(part.hook_functions)
+    summary.in_graph.extend(part.in_graph)
     summary.module_candidates.extend(part.module_candidates)
     summary.dynamo_config.update(part.dynamo_config)

@@ -285,3 +285,22 @@ def test_a_member_that_writes_what_no_table_of_the_class_carries_has_its_class_a
     assert inc.summarize(edited, "f.py", "f", False) == summarize(edited, "f.py", "f", False)
     document = next(iter(inc._documents.values()))
     assert [p.members is None for p in document.pieces.values() if class_of(p.tree)] == [True]
+
+
+def test_functions_handed_to_allow_in_graph_are_carried_like_the_whole_file_does():
+    text = textwrap.dedent("""\
+        import torch
+
+        @torch.compiler.allow_in_graph
+        def fused(x):
+            return x.item()
+
+        def other(x):
+            return x
+
+        torch._dynamo.allow_in_graph(other)
+        """)
+    inc = IncrementalSummarizer()
+    for version in (text, text.replace("return x\n", "return x + 1\n"), "import os\n" + text):
+        got = inc.summarize(version, "f.py", "f", False)
+        assert got.in_graph and got == summarize(version, "f.py", "f", False)
