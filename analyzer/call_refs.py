@@ -81,7 +81,21 @@ class Entries:
         return f"{self.dotted}[...]"
 
 
-CallRef = Named | Method | SuperMethod | AnyMethod | Returned | Entries
+@dataclass(frozen=True)
+class MethodPattern:
+    """`getattr(self, "{}_reduction".format(kind))`: the methods of the class `cls` (its
+    bases' and subclasses' too) whose names start with `prefix` and end with `suffix`; which
+    one runs depends on a run-time string, so each is a candidate."""
+
+    cls: str
+    prefix: str
+    suffix: str
+
+    def __str__(self) -> str:
+        return f"{self.cls}.{self.prefix}*{self.suffix}"
+
+
+CallRef = Named | Method | SuperMethod | AnyMethod | Returned | Entries | MethodPattern
 
 
 @dataclass(frozen=True)
@@ -187,5 +201,5 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
                      if isinstance(ref, (Param, Attr)) and not ref.field)
 
 
-RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, Param, NumpyResult, ModuleClass, TensorType,
+RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, Param, NumpyResult, ModuleClass, TensorType,
            OptionalKeys, Attr, LeftNone)

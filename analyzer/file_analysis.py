@@ -8,6 +8,7 @@ only if something needs them.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, replace
 from typing import Mapping
 
@@ -824,6 +825,8 @@ class FileAnalyzer(cst.CSTVisitor):
             while isinstance(table, cst.Subscript):  # `ROUTINES[loss][backend](...)`
                 table = table.value
             return self._table_call_refs(table)
+        if isinstance(func, cst.Call) and self.facts.qualname(func.func) == "builtins.getattr" and len(func.args) >= 2:
+            return sorted(self._getattr_methods(func.args[0].value, func.args[1].value), key=str)
         if not isinstance(func, cst.Name) or self.facts.function is None:
             return []
         where = (self.facts.function.key, func.value)
@@ -864,9 +867,6 @@ class FileAnalyzer(cst.CSTVisitor):
             return self._value_callables(value.body) | self._value_callables(value.orelse)
         if isinstance(value, (cst.Dict, cst.List, cst.Tuple)):
             return self._table_callables(value)
-        if (isinstance(value, cst.Call) and len(value.args) >= 2
-                and self.facts.qualname(value.func) == "builtins.getattr"):
-            return self._getattr_methods(value.args[0].value, value.args[1].value)
         return self._returned_callables(value)
 
     def _table_callables(self, table: cst.Dict | cst.List | cst.Tuple) -> frozenset:
@@ -897,7 +897,8 @@ class FileAnalyzer(cst.CSTVisitor):
         elif isinstance(name, cst.Subscript) and isinstance(name.value, cst.Name):
             names = self._string_tables.get(name.value.value, ())
         else:
-            names = ()
+            pattern = _name_pattern(name)
+            return frozenset((refs.MethodPattern(cls, *pattern),)) if pattern else frozenset()
         return frozenset(refs.Method(cls, n) for n in names if isinstance(n, str) and n.isidentifier())
 
     def _named_callable(self, expr: cst.BaseExpression) -> refs.CallRef | None:
@@ -930,6 +931,8 @@ class FileAnalyzer(cst.CSTVisitor):
             return frozenset((refs.Entries(qual),)) if qual and self.facts.is_project_name(qual) else frozenset()
         if isinstance(expr, cst.Call):
             qual = self.facts.qualname(expr.func)
+            if qual == "builtins.getattr" and len(expr.args) >= 2:
+                return self._getattr_methods(expr.args[0].value, expr.args[1].value)
             if qual == "functools.partial":
                 ref = self._named_callable(expr.args[0].value) if expr.args and not expr.args[0].keyword else None
             else:
@@ -1272,6 +1275,42 @@ def _patch_values(call: cst.Call) -> dict[str, object]:
             if value is not _NO_VALUE:
                 values[key] = value
     return values
+
+
+_FORMAT_FIELD = re.compile(r"\{[^{}]*\}|%s")
+
+
+def _name_pattern(expr: cst.BaseExpression) -> tuple[str, str] | None:
+    """(prefix, suffix) of a name built at run time around a string: `"{}_reduction".format(t)`,
+    `f"{t}_reduction"`, `"check_" + t`, `"%s_loss" % t`; None when neither part is known."""
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format" \
+            and isinstance(expr.func.value, cst.SimpleString):
+        parts = _FORMAT_FIELD.split(expr.func.value.evaluated_value)
+    elif isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Modulo) \
+            and isinstance(expr.left, cst.SimpleString):
+        parts = _FORMAT_FIELD.split(expr.left.evaluated_value)
+    elif isinstance(expr, cst.FormattedString):
+        parts, text = [], ""
+        for part in expr.parts:
+            if isinstance(part, cst.FormattedStringText):
+                text += part.value
+            else:
+                parts.append(text)
+                text = ""
+        parts.append(text)
+    elif isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        left = expr.left.evaluated_value if isinstance(expr.left, cst.SimpleString) else None
+        right = expr.right.evaluated_value if isinstance(expr.right, cst.SimpleString) else None
+        if (left is None) == (right is None):
+            return None
+        prefix, suffix = _name_pattern(expr.right if left is not None else expr.left) or ("", "")
+        parts = [(left or "") + prefix, suffix + (right or "")]
+    else:
+        return None
+    prefix, suffix = parts[0], parts[-1]
+    if len(parts) < 2 or not (prefix or suffix) or not (prefix + suffix).replace("_", "a").isalnum():
+        return None
+    return prefix, suffix
 
 
 def _names(expr: cst.BaseExpression, name: str | None) -> bool:

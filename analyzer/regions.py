@@ -14,7 +14,7 @@ from typing import Sequence
 
 from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.call_refs import (
-    AnyMethod, Attr, CallRef, Entries, LeftNone, Method, ModuleClass, Named, NumpyResult, OptionalKeys, Param, Returned,
+    AnyMethod, Attr, CallRef, Entries, LeftNone, Method, MethodPattern, ModuleClass, Named, NumpyResult, OptionalKeys, Param, Returned,
     SuperMethod, TensorType, field_condition,
 )
 from tclint.analyzer.summary import CallSite, ClassSummary, FileSummary, FunctionSummary
@@ -45,6 +45,7 @@ class Reach:
     line: int
     column: int
     root: Root
+    candidates: int = 1  # how many functions the call may run, one picked at run time
 
 
 class ProjectIndex:
@@ -323,6 +324,8 @@ class ProjectIndex:
             if len(found) <= MAX_CLASSES_BY_NAME or self._one_family(ref.name) or self._all_modules(found):
                 return list(found)
             return []
+        if isinstance(ref, MethodPattern):
+            return self._pattern_methods(ref)
         if isinstance(ref, Named):
             resolved = self.resolve_dotted(ref.dotted)
             if resolved is None:
@@ -372,6 +375,28 @@ class ProjectIndex:
             # as `obj.method()` is, when few classes (or one family) define it
             return self._resolve_plain(AnyMethod("__call__"))
         return sorted({run for k in stored if (run := self._run_by_calling(k))})
+
+    def _pattern_methods(self, ref: MethodPattern) -> list[str]:
+        """Every method of the class, its bases and its subclasses whose name fits the pattern,
+        as `self.<name>()` would run it."""
+        resolved = self.resolve_dotted(ref.cls)
+        if not resolved or resolved[0] != "class":
+            return []
+        names = {name for k in (*self.mro(resolved[1]), *self.subclasses(resolved[1]))
+                 for name in self.classes[k][1].methods
+                 if len(name) > len(ref.prefix) + len(ref.suffix)
+                 and name.startswith(ref.prefix) and name.endswith(ref.suffix)}
+        found: list[str] = []
+        for name in sorted(names):
+            found.extend(k for k in self._resolve_plain(Method(ref.cls, name)) if k not in found)
+        return found
+
+    def dispatch_candidates(self, ref: CallRef) -> int:
+        """How many functions a call picked at run time may run (a name built from a string,
+        a table's entries, what a call returned); 1 for a call whose callee (or override) the code names."""
+        if isinstance(ref, (MethodPattern, Entries, Returned)):
+            return max(1, len(self.resolve_ref(ref)))
+        return 1
 
     def _run_by_calling(self, key: str) -> str | None:
         """The function calling a function or class key runs (a class: its `__init__`)."""
@@ -607,13 +632,20 @@ def reach(index: ProjectIndex, roots: list[Root]) -> dict[str, Reach]:
         fs, fn = index.functions[key]
         if fn.disabled:
             continue  # Dynamo does not trace into torch.compiler.disable'd functions
+        # A call of a function picked at run time (from a table, by a built name) is one site
+        # per entry or one site naming several methods: each callee is one of the candidates.
+        candidates: dict[tuple[int, int], int] = {}
+        for site in fn.calls:
+            where = (site.span.line, site.span.column)
+            candidates[where] = candidates.get(where, 0) + index.dispatch_candidates(site.ref)
         for site in fn.calls:
             if site.unless and index.compiling_predicate(site.unless):
                 continue  # in an arm Dynamo does not trace
             for callee in index.resolve_ref(site.ref):
                 if callee in reached or callee in in_graph:
                     continue
-                reached[callee] = Reach(key, fs.path, site.span.line, site.span.column, reached[key].root)
+                reached[callee] = Reach(key, fs.path, site.span.line, site.span.column, reached[key].root,
+                                        candidates[(site.span.line, site.span.column)])
                 queue.append(callee)
     return reached
 
