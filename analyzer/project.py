@@ -345,7 +345,8 @@ def _chain(index, reached, key) -> tuple[ChainStep, ...]:
     fs, fn = index.functions[root_key]
     out.append(ChainStep(fs.path, fn.span.line, fn.span.column, f"{index.short_name(root_key)}: {root_reach.root.reason}"))
     for callee_key, how in steps[1:]:
-        out.append(ChainStep(how.path, how.line, how.column, f"calls {index.short_name(callee_key)}"))
+        several = f" (one of {how.candidates} candidates)" if how.candidates > 1 else ""
+        out.append(ChainStep(how.path, how.line, how.column, f"calls {index.short_name(callee_key)}{several}"))
     return tuple(out)
 
 
