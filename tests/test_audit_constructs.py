@@ -219,6 +219,42 @@ CASES = {
                 return x * x.sum().item()
         model = torch.compile(Fixed())
     """, "model(torch.ones(2))", [("TC102", 10)]),
+    # A method picked by a name built at run time is one of the class's (or a subclass's)
+    # methods with that prefix or suffix; each is followed (pytorch-metric-learning reducers:
+    # `getattr(self, "{}_reduction".format(t))`, returned and called, and `"assert_sizes_" + t`).
+    "method-named-by-pattern": ("""
+        import torch
+        class Reducer(torch.nn.Module):
+            def forward(self, losses, kind="element"):
+                self.check(losses, kind)
+                fn = self.pick(kind)
+                return fn(losses)
+            def pick(self, kind):
+                return getattr(self, "{}_reduction".format(kind))
+            def check(self, losses, kind):
+                getattr(self, "check_" + kind)(losses)
+            def element_reduction(self, losses):
+                raise NotImplementedError
+            def check_element(self, losses):
+                pass
+        class Threshold(Reducer):
+            def element_reduction(self, losses):
+                kept = losses[losses > 0.5]
+                return kept.mean()
+            def check_element(self, losses):
+                if torch.isnan(losses).any():
+                    raise ValueError("nan")
+        m = Threshold()
+    """, "torch.compile(m)(torch.rand(4))", [("TC302", 17), ("TC101", 20)]),
+    "method-named-by-fstring": ("""
+        import torch
+        class Reducer(torch.nn.Module):
+            def forward(self, losses, kind="element"):
+                return getattr(self, f"{kind}_reduction")(losses)
+            def element_reduction(self, losses):
+                return losses.sum().item()
+        m = Reducer()
+    """, "torch.compile(m)(torch.rand(4))", [("TC102", 6)]),
 }
 
 
