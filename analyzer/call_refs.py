@@ -95,7 +95,21 @@ class MethodPattern:
         return f"{self.cls}.{self.prefix}*{self.suffix}"
 
 
-CallRef = Named | Method | SuperMethod | AnyMethod | Returned | Entries | MethodPattern
+@dataclass(frozen=True)
+class ParamCallable:
+    """`fn(x)` or `fns[k](x)` where `fn`/`fns` is a parameter of `function` (or of a function
+    enclosing it): what its callers pass there (`apply(helper, x)`, a table of functions).
+    `position` as in `Param`. Resolved from call sites, so never cached with names."""
+
+    function: str
+    position: int
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.function}({self.name})()"
+
+
+CallRef = Named | Method | SuperMethod | AnyMethod | Returned | Entries | MethodPattern | ParamCallable
 
 
 @dataclass(frozen=True)
@@ -201,5 +215,5 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
                      if isinstance(ref, (Param, Attr)) and not ref.field)
 
 
-RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, Param, NumpyResult, ModuleClass, TensorType,
+RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, Param, NumpyResult, ModuleClass, TensorType,
            OptionalKeys, Attr, LeftNone)

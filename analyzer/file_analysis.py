@@ -127,6 +127,7 @@ class FileAnalyzer(cst.CSTVisitor):
         self._picked_objects: set[tuple[str, str]] = set()
         self._picked_callables: set[tuple[str, str]] = set()  # `solver_fn = SOLVERS[m]`, `= select(m)`
         self._local_callables = self.facts.local_callables
+        self._record_callables: dict[tuple[str, str], frozenset] = {}  # see _record_held
         # Module-level literal tables of strings (`MODES = {Mode.A: "_sample", ...}`) -> the
         # strings, for `getattr(self, MODES[mode])`.
         self._string_tables: dict[str, tuple[str, ...]] = {}
@@ -711,7 +712,8 @@ class FileAnalyzer(cst.CSTVisitor):
                             unless=self._unless(), in_loop=self._loop_depth > 0,
                             spreads=any(a.star for a in node.args), nones=self._none_args(node),
                             built_here=self._built_here(node.func),
-                            forwards_kwargs=any(a.star == "**" and _names(a.value, fn.kwargs_name) for a in node.args))
+                            forwards_kwargs=any(a.star == "**" and _names(a.value, fn.kwargs_name) for a in node.args),
+                            callables=self._passed_callables(node))
             self.summary.functions[fn.key].calls.append(site)
             fn.sites.append((site, node))
             self.span_later(site, node)
@@ -806,6 +808,58 @@ class FileAnalyzer(cst.CSTVisitor):
                 return refs.Named(nested)
         return None
 
+    def _passed_callables(self, node: cst.Call) -> tuple:
+        """(position or keyword, the functions it may be) for each argument naming functions."""
+        out = []
+        position = 0
+        for a in node.args:
+            if a.star:
+                break
+            passed = self._arg_callables(a.value)
+            if passed:
+                out.append((a.keyword.value if a.keyword is not None else position, passed))
+            position += a.keyword is None
+        return tuple(out)
+
+    def _arg_callables(self, expr: cst.BaseExpression) -> frozenset:
+        """The project functions an argument may be: a function or method by name, a bound
+        method of an object of a known class, a local holding functions, a literal table,
+        `partial(f, ...)`, or this function's own parameter passed on."""
+        fn = self.facts.function
+        if isinstance(expr, cst.Name) and fn is not None:
+            param = self._param_callable(expr.value)
+            if param is not None:
+                return frozenset((param,))
+            where = (fn.key, expr.value)
+            local = self._local_callables.get(where, frozenset()) | self._record_callables.get(where, frozenset())
+            named = self._named_callable(expr)
+            return local | {named} if named is not None else local
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and fn is not None \
+                and not self.facts.is_self(expr.value):
+            cls_name = fn.instance_classes.get(expr.value.value)
+            if cls_name is None and fn.lookup(expr.value.value) is None:
+                cls_name = self.facts.module_instances.get(expr.value.value)
+            if cls_name and self.facts.is_project_name(cls_name):
+                return frozenset((refs.Method(cls_name, expr.attr.value),))
+        if isinstance(expr, (cst.Dict, cst.List, cst.Tuple)):
+            return self._table_callables(expr)
+        if isinstance(expr, (cst.Name, cst.Attribute)) or (
+                isinstance(expr, cst.Call) and self.facts.qualname(expr.func) == "functools.partial"):
+            return self._returned_callables(expr)
+        return frozenset()
+
+    def _param_callable(self, name: str) -> refs.ParamCallable | None:
+        """`fn` is a parameter of this function or, in a closure, of one enclosing it."""
+        scope = self.facts.function
+        while scope is not None:
+            ref = scope.param_refs.get(name)
+            if ref is not None:
+                return refs.ParamCallable(ref.function, ref.position, ref.name)
+            if name in scope.env:
+                return None  # bound here: not the parameter any more
+            scope = scope.parent
+        return None
+
     def _nested_def(self, name: str) -> str | None:
         """The key of a def named `name` in the current function or one enclosing it."""
         scope = self.facts.function
@@ -836,7 +890,10 @@ class FileAnalyzer(cst.CSTVisitor):
             classes = [built] if built else None
         called = [refs.Method(cls_name, "__call__") for cls_name in dict.fromkeys(classes or ())
                   if self.facts.is_project_name(cls_name)]
-        return called + sorted(self._local_callables.get(where, ()), key=str)
+        local = sorted(self._local_callables.get(where, ()), key=str)
+        if not called and not local and (param := self._param_callable(func.value)) is not None:
+            return [param]  # `fn(x)`: what the callers pass as `fn`
+        return called + local
 
     def _table_call_refs(self, table: cst.BaseExpression) -> list[refs.CallRef]:
         fn = self.facts.function
@@ -847,7 +904,11 @@ class FileAnalyzer(cst.CSTVisitor):
         if not isinstance(table, cst.Name):
             return []
         if fn.lookup(table.value) is not None:
-            return sorted(self._local_callables.get((fn.key, table.value), ()), key=str)
+            where = (fn.key, table.value)
+            local = sorted(self._local_callables.get(where, frozenset()) | self._record_callables.get(where, frozenset()),
+                           key=str)
+            param = None if local else self._param_callable(table.value)
+            return [param] if param is not None else local
         return sorted(self._callable_tables.get(table.value, ()), key=str)
 
     def _note_local_callables(self, node: cst.Assign) -> None:
@@ -855,11 +916,14 @@ class FileAnalyzer(cst.CSTVisitor):
         if fn is None:
             return
         stored = self._value_callables(node.value)
-        if stored:
-            for t in node.targets:
-                if isinstance(t.target, cst.Name):
-                    where = (fn.key, t.target.value)
+        held = self._record_held(node.value)
+        for t in node.targets:
+            if isinstance(t.target, cst.Name):
+                where = (fn.key, t.target.value)
+                if stored:
                     self._local_callables[where] = self._local_callables.get(where, frozenset()) | stored
+                if held:
+                    self._record_callables[where] = self._record_callables.get(where, frozenset()) | held
 
     def _value_callables(self, value: cst.BaseExpression) -> frozenset:
         """What calling a name bound to `value` may run (see returns_callables)."""
@@ -867,7 +931,18 @@ class FileAnalyzer(cst.CSTVisitor):
             return self._value_callables(value.body) | self._value_callables(value.orelse)
         if isinstance(value, (cst.Dict, cst.List, cst.Tuple)):
             return self._table_callables(value)
+        if isinstance(value, cst.Name) and (param := self._param_callable(value.value)) is not None:
+            return frozenset((param,))  # `msg = initial_msg`: what the callers pass
         return self._returned_callables(value)
+
+    def _record_held(self, value: cst.BaseExpression) -> frozenset:
+        """The functions a record holds by key, read back as `msg["fn"](...)`: `Message(fn=fn,
+        args=args)` (a TypedDict, a dataclass), `dict(fn=f)`. Calling the record itself does
+        not run them."""
+        if isinstance(value, cst.Call) and (self._constructed_class(value)
+                                            or self.facts.qualname(value.func) == "builtins.dict"):
+            return frozenset().union(*(self._arg_callables(a.value) for a in value.args if a.keyword))
+        return frozenset()
 
     def _table_callables(self, table: cst.Dict | cst.List | cst.Tuple) -> frozenset:
         """The project functions a literal dict (its values), list or tuple holds, and those
@@ -924,7 +999,8 @@ class FileAnalyzer(cst.CSTVisitor):
         if isinstance(expr, cst.IfExp):
             return self._returned_callables(expr.body) | self._returned_callables(expr.orelse)
         if isinstance(expr, cst.Subscript):  # `return LOSS_MAPPING[kind]`
-            local = self._table_call_refs(expr.value)
+            # not a parameter's: what a call returns is resolved with names only
+            local = [r for r in self._table_call_refs(expr.value) if not isinstance(r, refs.ParamCallable)]
             if local:
                 return frozenset(local)
             qual = self.facts.qualname(expr.value)

@@ -14,7 +14,7 @@ from typing import Sequence
 
 from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.call_refs import (
-    AnyMethod, Attr, CallRef, Entries, LeftNone, Method, MethodPattern, ModuleClass, Named, NumpyResult, OptionalKeys, Param, Returned,
+    AnyMethod, Attr, CallRef, Entries, LeftNone, Method, MethodPattern, ModuleClass, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned,
     SuperMethod, TensorType, field_condition,
 )
 from tclint.analyzer.summary import CallSite, ClassSummary, FileSummary, FunctionSummary
@@ -83,6 +83,8 @@ class ProjectIndex:
         self._families: dict[str, bool] = names.get("families", {})
         self._resolved: dict[CallRef, tuple[str, ...]] = names.get("resolved", {})
         self._dotted: dict[str, tuple[str, str] | None] = names.get("dotted", {})
+        self._param_callables: dict[CallRef, tuple[str, ...]] = {}
+        self._passers: dict[str, list[CallSite]] | None = None
 
     def name_caches(self) -> dict:
         """What this index worked out from names alone (the files' modules, imports,
@@ -237,9 +239,11 @@ class ProjectIndex:
     def resolve_ref(self, ref: CallRef) -> tuple[str, ...]:
         """The function keys a call reference can run: a decorated function's wrappers, and
         the function itself (which a wrapper calls), unless every wrapper is disabled."""
-        found = self._resolved.get(ref)
+        # what a parameter is given depends on call sites: cached with this index only
+        cache = self._param_callables if isinstance(ref, ParamCallable) else self._resolved
+        found = cache.get(ref)
         if found is None:
-            found = self._resolved[ref] = tuple(self._resolve_wrapped(ref))
+            found = cache[ref] = tuple(self._resolve_wrapped(ref))
         return found
 
     def _resolve_wrapped(self, ref: CallRef) -> list[str]:
@@ -301,10 +305,29 @@ class ProjectIndex:
         elif isinstance(ref, Named):
             resolved = self.resolve_dotted(ref.dotted)
             found = {resolved[1]} if resolved else set()
+        elif isinstance(ref, ParamCallable):
+            found = set()
+            for site in self._sites_passing_functions().get(ref.function, ()):
+                for where, passed in site.callables:
+                    if where == ref.position or where == ref.name:
+                        for value in passed:
+                            found |= self.callables(value, active)
         else:
             found = set(self._resolve_plain(ref))
         active.discard(ref)
         return found
+
+    def _sites_passing_functions(self) -> dict[str, list[CallSite]]:
+        """callee -> the call sites that pass it functions, anywhere in the project (a call of
+        a parameter is not followed to find them: its callees come from these sites)."""
+        if self._passers is None:
+            self._passers = {}
+            for _, fn in self.functions.values():
+                for site in fn.calls:
+                    if site.callables and not isinstance(site.ref, ParamCallable):
+                        for callee in self.resolve_ref(site.ref):
+                            self._passers.setdefault(callee, []).append(site)
+        return self._passers
 
     def returned_callables(self, key: str, _active: set | None = None) -> set[str]:
         """What a value returned by calling `key` runs when it is called in turn."""
@@ -317,7 +340,7 @@ class ProjectIndex:
         return found
 
     def _resolve_plain(self, ref: CallRef) -> list[str]:
-        if isinstance(ref, (Returned, Entries)):  # what a call returned, a function from a table
+        if isinstance(ref, (Returned, Entries, ParamCallable)):  # what a call returned, a function from a table
             return sorted({run for k in self.callables(ref) if (run := self._run_by_calling(k))})
         if isinstance(ref, AnyMethod):
             found = self.methods_by_name.get(ref.name, ())
@@ -394,7 +417,7 @@ class ProjectIndex:
     def dispatch_candidates(self, ref: CallRef) -> int:
         """How many functions a call picked at run time may run (a name built from a string,
         a table's entries, what a call returned); 1 for a call whose callee (or override) the code names."""
-        if isinstance(ref, (MethodPattern, Entries, Returned)):
+        if isinstance(ref, (MethodPattern, Entries, Returned, ParamCallable)):
             return max(1, len(self.resolve_ref(ref)))
         return 1
 

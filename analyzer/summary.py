@@ -59,6 +59,9 @@ class CallSite:
     # `f(x, **kwargs)` passing on the caller's own `**kwargs`: a keyword the caller was
     # given reaches `f` too
     forwards_kwargs: bool = False
+    # Functions passed (position or keyword, frozenset[CallRef]): `apply(helper, x)`, a table
+    # of functions, a parameter passed on; what the callee may call (call_refs.ParamCallable)
+    callables: tuple = ()
 
 
 @dataclass
