@@ -255,6 +255,67 @@ CASES = {
                 return losses.sum().item()
         m = Reducer()
     """, "torch.compile(m)(torch.rand(4))", [("TC102", 6)]),
+    # A function passed as an argument is what calling the parameter runs, also passed on
+    # through another function or inside a table of functions.
+    "function-passed-as-argument": ("""
+        import torch
+        def helper(x):
+            return x.sum().item()
+        def other(x):
+            return x.tolist()
+        def apply(fn, x):
+            return fn(x)
+        def twice(fn, x):
+            return apply(fn, x) * 2
+        def first(fns, x):
+            return fns["a"](x)
+        @torch.compile
+        def f(x):
+            return twice(helper, x) + first({"a": other}, x)[0]
+    """, "f(torch.ones(2))", [("TC102", 3), ("TC104", 5)]),
+    # A closure calls the function its factory was given (pyro's `effectful(fn)` wrapper).
+    "closure-calls-the-factory-argument": ("""
+        import torch
+        def helper(x):
+            return x.sum().item()
+        def wrap(fn):
+            def inner(x):
+                return fn(x) + 1
+            return inner
+        def build(x):
+            g = wrap(helper)
+            return g(x)
+        @torch.compile
+        def f(x):
+            return build(x)
+    """, "f(torch.ones(2))", [("TC102", 3)]),
+    # A function kept in a record by key and called from it where the record is passed to
+    # (pyro's messages: `Message(fn=fn, args=args)`, then `msg["fn"](*msg["args"])`).
+    "function-held-in-a-record": ("""
+        import torch
+        from typing import TypedDict
+        class Message(TypedDict):
+            fn: object
+            args: tuple
+        def helper(x):
+            return x.sum().item()
+        def default_process(msg):
+            return msg["fn"](*msg["args"])
+        def apply_stack(initial_msg):
+            msg = initial_msg
+            return default_process(msg)
+        def effectful(fn):
+            def _fn(*args):
+                msg = Message(fn=fn, args=args)
+                return apply_stack(msg)
+            return _fn
+        def run(x):
+            op = effectful(helper)
+            return op(x) + 1
+        @torch.compile
+        def f(x):
+            return run(x)
+    """, "f(torch.ones(2))", [("TC102", 7)]),
 }
 
 
