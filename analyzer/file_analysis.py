@@ -703,6 +703,8 @@ class FileAnalyzer(cst.CSTVisitor):
                 ref = self._callable_ref(node.args[0].value)
                 if ref:
                     self.summary.hook_functions.append(ref)
+        if fn is None and not self._eager_depth and not self._class_stack:
+            self._record_module_call(node, qual)
         if fn is None or self._eager_depth:
             return
         ref = self._call_ref(node, qual)
@@ -808,6 +810,14 @@ class FileAnalyzer(cst.CSTVisitor):
                 return refs.Named(nested)
         return None
 
+    def _record_module_call(self, node: cst.Call, qual: str | None) -> None:
+        """A module-level call that passes functions to a project function."""
+        passed = self._passed_callables(node)
+        if passed and qual is not None and self.facts.is_project_name(qual):
+            site = CallSite(ref=refs.Named(qual), span=None, callables=passed)
+            self.summary.module_calls.append(site)
+            self.span_later(site, node)
+
     def _passed_callables(self, node: cst.Call) -> tuple:
         """(position or keyword, the functions it may be) for each argument naming functions."""
         out = []
@@ -834,10 +844,9 @@ class FileAnalyzer(cst.CSTVisitor):
             local = self._local_callables.get(where, frozenset()) | self._record_callables.get(where, frozenset())
             named = self._named_callable(expr)
             return local | {named} if named is not None else local
-        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and fn is not None \
-                and not self.facts.is_self(expr.value):
-            cls_name = fn.instance_classes.get(expr.value.value)
-            if cls_name is None and fn.lookup(expr.value.value) is None:
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and not self.facts.is_self(expr.value):
+            cls_name = fn.instance_classes.get(expr.value.value) if fn is not None else None
+            if cls_name is None and (fn is None or fn.lookup(expr.value.value) is None):
                 cls_name = self.facts.module_instances.get(expr.value.value)
             if cls_name and self.facts.is_project_name(cls_name):
                 return frozenset((refs.Method(cls_name, expr.attr.value),))
@@ -893,6 +902,8 @@ class FileAnalyzer(cst.CSTVisitor):
         local = sorted(self._local_callables.get(where, ()), key=str)
         if not called and not local and (param := self._param_callable(func.value)) is not None:
             return [param]  # `fn(x)`: what the callers pass as `fn`
+        if not called and not local and self.facts.function.lookup(func.value) is None:
+            return sorted(self._callable_tables.get(func.value, ()), key=str)  # `_param = effectful(f)` above
         return called + local
 
     def _table_call_refs(self, table: cst.BaseExpression) -> list[refs.CallRef]:
@@ -1095,6 +1106,13 @@ class FileAnalyzer(cst.CSTVisitor):
             for t in node.targets:
                 if isinstance(t.target, cst.Name):
                     self._literal_names[t.target.value] = [e.value for e in node.value.elements]
+        if self._at_module_level() and isinstance(node.value, cst.Call):
+            # `_param = effectful(f)`, `STORE = Store()`: what calling (or a method of) the name runs
+            returned = self._returned_callables(node.value)
+            for t in node.targets:
+                if returned and isinstance(t.target, cst.Name):
+                    self._callable_tables[t.target.value] = returned
+                    self.summary.callable_tables[t.target.value] = returned
         if self._at_module_level() and isinstance(node.value, (cst.Dict, cst.Tuple, cst.List)):
             strings = tuple(e.value.evaluated_value for e in node.value.elements
                             if isinstance(getattr(e, "value", None), cst.SimpleString))

@@ -304,7 +304,7 @@ class ProjectIndex:
                 found |= self.callables(entry, active)
         elif isinstance(ref, Named):
             resolved = self.resolve_dotted(ref.dotted)
-            found = {resolved[1]} if resolved else set()
+            found = {resolved[1]} if resolved else set(self._module_value_call(ref.dotted))
         elif isinstance(ref, ParamCallable):
             found = set()
             for site in self._sites_passing_functions().get(ref.function, ()):
@@ -322,11 +322,12 @@ class ProjectIndex:
         a parameter is not followed to find them: its callees come from these sites)."""
         if self._passers is None:
             self._passers = {}
-            for _, fn in self.functions.values():
-                for site in fn.calls:
-                    if site.callables and not isinstance(site.ref, ParamCallable):
-                        for callee in self.resolve_ref(site.ref):
-                            self._passers.setdefault(callee, []).append(site)
+            sites = [site for _, fn in self.functions.values() for site in fn.calls]
+            sites += [site for fs in self.files for site in fs.module_calls]  # `_p = effectful(f)`
+            for site in sites:
+                if site.callables and not isinstance(site.ref, ParamCallable):
+                    for callee in self.resolve_ref(site.ref):
+                        self._passers.setdefault(callee, []).append(site)
         return self._passers
 
     def returned_callables(self, key: str, _active: set | None = None) -> set[str]:
@@ -352,7 +353,7 @@ class ProjectIndex:
         if isinstance(ref, Named):
             resolved = self.resolve_dotted(ref.dotted)
             if resolved is None:
-                return []
+                return self._module_value_call(ref.dotted)
             if resolved[0] == "function":
                 return [resolved[1]]
             init = self.method(resolved[1], "__init__")
@@ -398,6 +399,24 @@ class ProjectIndex:
             # as `obj.method()` is, when few classes (or one family) define it
             return self._resolve_plain(AnyMethod("__call__"))
         return sorted({run for k in stored if (run := self._run_by_calling(k))})
+
+    def _module_value_call(self, dotted: str) -> list[str]:
+        """`_param(...)` where the module holds `_param = effectful(f)` (what that call returned
+        runs), and `STORE.get(...)` where it holds `STORE = Store()` (the class's method)."""
+        module, _, name = self.dealias(dotted).rpartition(".")
+        fs = self.modules.get(module)
+        if fs is not None and name in fs.callable_tables:
+            return self._resolve_plain(Entries(f"{module}.{name}"))
+        owner, _, method = dotted.rpartition(".")
+        module, _, name = self.dealias(owner).rpartition(".")
+        fs = self.modules.get(module)
+        found: list[str] = []
+        for value in fs.callable_tables.get(name, ()) if fs is not None else ():
+            built = self.resolve_dotted(value.call.dotted) if isinstance(value, Returned) and isinstance(
+                value.call, Named) else None
+            if built and built[0] == "class":
+                found.extend(k for k in self._resolve_plain(Method(built[1], method)) if k not in found)
+        return found
 
     def _pattern_methods(self, ref: MethodPattern) -> list[str]:
         """Every method of the class, its bases and its subclasses whose name fits the pattern,

@@ -142,6 +142,9 @@ class FileSummary:
     # functions handed to `torch.compiler.allow_in_graph`: Dynamo puts a call to one in the
     # graph whole and never traces its body
     in_graph: list[CallRef] = field(default_factory=list)
+    # module-level calls that pass functions (`_param = effectful(STORE.get_param)`): what
+    # the callee's parameters may be (call_refs.ParamCallable)
+    module_calls: list[CallSite] = field(default_factory=list)
     module_candidates: list[Candidate] = field(default_factory=list)
     # Dynamo config assignments found at module level (e.g. capture_scalar_outputs=True)
     dynamo_config: dict[str, object] = field(default_factory=dict)
