@@ -850,6 +850,7 @@ def _shifted(part: FileSummary, by: int) -> FileSummary:
     out.functions = {key: _shifted_function(fn, by) for key, fn in part.functions.items()}
     out.classes = {key: moved(cls, by) for key, cls in part.classes.items()}
     out.compile_sites = [_with(s, span=_shift(s.span, by)) for s in part.compile_sites]
+    out.module_calls = [_with(s, span=_shift(s.span, by)) for s in part.module_calls]
     out.module_candidates = [_with(c, span=_shift(c.span, by), fix=_shift_fix(c.fix, by))
                              for c in part.module_candidates]
     return out
@@ -865,5 +866,6 @@ def _merge(summary: FileSummary, part: FileSummary) -> None:
     summary.compile_sites.extend(part.compile_sites)
     summary.hook_functions.extend(part.hook_functions)
     summary.in_graph.extend(part.in_graph)
+    summary.module_calls.extend(part.module_calls)
     summary.module_candidates.extend(part.module_candidates)
     summary.dynamo_config.update(part.dynamo_config)
