@@ -316,6 +316,24 @@ CASES = {
         def f(x):
             return run(x)
     """, "f(torch.ones(2))", [("TC102", 7)]),
+    # A module-level wrapper around a bound method of a module-level object (pyro's
+    # `_param = effectful(_PYRO_PARAM_STORE.get_param, type="param")`): calling `_param` runs
+    # the wrapper, which runs the method.
+    "module-level-wrapper-of-a-method": ("""
+        import torch
+        class Store:
+            def get(self, name, init):
+                return init * init.sum().item()
+        STORE = Store()
+        def effectful(fn, kind=None):
+            def _fn(*args):
+                return fn(*args)
+            return _fn
+        _get = effectful(STORE.get, kind="param")
+        @torch.compile
+        def f(x):
+            return _get("a", x) * 2
+    """, "f(torch.ones(2))", [("TC102", 4)]),
 }
 
 
