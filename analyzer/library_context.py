@@ -205,7 +205,7 @@ def at_library_calls(raw: list[Diagnostic], library: frozenset[str], summaries: 
         if span is None:
             continue
         inner, last = min(found, key=lambda f: (len(f[0].chain), f[0].path, f[0].span.line))
-        callee = inner.chain[last].label.removeprefix("calls ")
+        callee = inner.chain[last].label.removeprefix("calls ").split(" (")[0]  # less "(one of 2 candidates)"
         where = f"{modules.get(inner.path, inner.path)}, line {inner.span.line}"
         notes = [f"there: {inner.message.rstrip('.')}" + (f" ({inner.because})" if inner.because else "")]
         others = len({(d.path, d.span.line) for d, _ in found}) - 1
