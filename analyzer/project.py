@@ -280,10 +280,10 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
             chain = chain if chain is not None else _chain(index, reached, key)
             diag = _from_candidate(rules[cand.code], fs.path, cand, chain)
             ff.own.append((diag.with_changes(because=because) if because else diag, cand.in_loop))
-        for site in fn.calls:
+        for site, resolved in zip(fn.calls, index.site_callees(key, fn)):
             if site.unless and index.compiling_predicate(site.unless):
                 continue
-            callees = list(index.resolve_ref(site.ref))
+            callees = list(resolved)
             ff.calls.append(callees)
             if site.in_loop:
                 ff.loop_calls.append(((site.span.line, site.span.column), callees))

@@ -29,12 +29,16 @@ SUBCLASSES = ("subclasses",)
 
 class TrackedIndex(ProjectIndex):
     def __init__(self, files: list[FileSummary], names: dict, reads: dict[tuple, frozenset],
-                 groups: dict[frozenset, set]):
+                 groups: dict[frozenset, set], tables: tuple | None = None):
         """`reads`: entry -> the names it read, for the entries of `names`; `groups`: names
         read -> the entries that read just those (both kept between runs, filled in here). An
-        entry is (cache name, its key in that cache)."""
-        super().__init__(files, names)
+        entry is (cache name, its key in that cache). `tables`: see ProjectIndex."""
+        super().__init__(files, names, tables)
         self._module_classes: dict[str, bool] = names.get("module_classes", {})
+        # function key -> (its summary, resolve_ref of each call site), and call reference ->
+        # the keys whose entry used it: forgetting a resolution forgets those entries.
+        self._callees: dict[str, tuple] = names.get("callees", {})
+        self._callee_users: dict[CallRef, set[str]] = names.get("callee_users", {})
         self.reads = reads
         self.groups = groups
         self._frames: list[set] = []  # the names read by each entry being computed, innermost last
@@ -88,11 +92,15 @@ class TrackedIndex(ProjectIndex):
             self._finish(entry)
 
     def name_caches(self) -> dict:
-        return {**super().name_caches(), "module_classes": self._module_classes}
+        return {**super().name_caches(), "module_classes": self._module_classes, "callees": self._callees,
+                "callee_users": self._callee_users}
 
     # -- what an edit drops (analyzer/resolutions.py) ---------------------------------------
     def forget(self, entry: tuple) -> None:
         cache, key = entry
+        if cache == "resolved":
+            for user in self._callee_users.pop(key, ()):
+                self._callees.pop(user, None)
         {"resolved": self._resolved, "dotted": self._dotted, "mro": self._mro, "wrappers": self._wrappers,
          "families": self._families, "module_classes": self._module_classes}[cache].pop(key, None)
 
@@ -119,6 +127,21 @@ class TrackedIndex(ProjectIndex):
             return self._computed(("resolved", ref), lambda: super(TrackedIndex, self).resolve_ref(ref))
         if self._frames:
             self._reuse(("resolved", ref))
+        return found
+
+    def site_callees(self, key: str, fn) -> list[tuple[str, ...]]:
+        """Kept per function while its summary and its call sites' resolutions stand: the
+        project phase asks this of every reached function three times a run."""
+        kept = self._callees.get(key)
+        if kept is not None and kept[0] is fn:
+            if self._frames:
+                for site in fn.calls:
+                    self._reuse(("resolved", site.ref))
+            return kept[1]
+        found = super().site_callees(key, fn)
+        self._callees[key] = (fn, found)
+        for site in fn.calls:
+            self._callee_users.setdefault(site.ref, set()).add(key)
         return found
 
     def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[str, str] | None:

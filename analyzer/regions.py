@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Sequence
 
-from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.call_refs import (
     AnyMethod, Attr, CallRef, Entries, LeftNone, Method, MethodPattern, ModuleClass, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned,
     SuperMethod, TensorType, field_condition,
 )
+from tclint.analyzer.namespace_packages import namespace_aliases
+from tclint.analyzer.project_tables import key_tables
 from tclint.analyzer.summary import CallSite, ClassSummary, FileSummary, FunctionSummary
 from tclint.analyzer.tensor_facts import TENSOR_ANNOTATIONS, TRUE_UNDER_DYNAMO_WRAPPERS, is_module_base
 
@@ -49,25 +50,15 @@ class Reach:
 
 
 class ProjectIndex:
-    def __init__(self, files: list[FileSummary], names: dict | None = None):
+    def __init__(self, files: list[FileSummary], names: dict | None = None, tables: tuple | None = None):
         """`names`: what an earlier index of files that resolve names alike worked out about
-        names (see name_caches; analyzer/resolutions.py), filled in further here."""
+        names (see name_caches; analyzer/resolutions.py), filled in further here. `tables`:
+        (modules, functions, classes, methods_by_name) of these files, as
+        project_tables.key_tables builds them (and keeps them patched between runs)."""
         self.files = files
         names = {} if names is None else names
-        self.modules: dict[str, FileSummary] = {}
-        self.functions: dict[str, tuple[FileSummary, FunctionSummary]] = {}
-        self.classes: dict[str, tuple[FileSummary, ClassSummary]] = {}
-        for fs in files:
-            self.modules.setdefault(fs.module, fs)
-            for key, fn in fs.functions.items():
-                self.functions.setdefault(key, (fs, fn))
-            for key, cls in fs.classes.items():
-                self.classes.setdefault(key, (fs, cls))
+        self.modules, self.functions, self.classes, self.methods_by_name = tables or key_tables(files)
         self._defs_by_name: dict[str, list[str]] | None = names.get("defs_by_name")
-        self.methods_by_name: dict[str, list[str]] = {}
-        for key, (_, cls) in self.classes.items():
-            for name, fn_key in cls.methods.items():
-                self.methods_by_name.setdefault(name, []).append(fn_key)
         self._mro: dict[str, list[str]] = names.get("mro", {})
         self._subclasses: dict[str, list[str]] | None = names.get("subclasses")
         self._returns: dict[str, bool] = {}
@@ -245,6 +236,10 @@ class ProjectIndex:
         if found is None:
             found = cache[ref] = tuple(self._resolve_wrapped(ref))
         return found
+
+    def site_callees(self, key: str, fn: FunctionSummary) -> list[tuple[str, ...]]:
+        """resolve_ref of each of the function's call sites, in order."""
+        return [self.resolve_ref(site.ref) for site in fn.calls]
 
     def _resolve_wrapped(self, ref: CallRef) -> list[str]:
         keys = self._resolve_plain(ref)
@@ -608,8 +603,9 @@ class ProjectIndex:
         if self._callers_map is None:
             self._callers_map = {}
             for key in sorted(self.reached) if self.reached is not None else self.functions:
-                for site in self.functions[key][1].calls:
-                    for callee in self.resolve_ref(site.ref):
+                fn = self.functions[key][1]
+                for site, callees in zip(fn.calls, self.site_callees(key, fn)):
+                    for callee in callees:
                         self._callers_map.setdefault(callee, []).append((key, site))
         return self._callers_map
 
@@ -680,10 +676,10 @@ def reach(index: ProjectIndex, roots: list[Root]) -> dict[str, Reach]:
         for site in fn.calls:
             where = (site.span.line, site.span.column)
             candidates[where] = candidates.get(where, 0) + index.dispatch_candidates(site.ref)
-        for site in fn.calls:
+        for site, callees in zip(fn.calls, index.site_callees(key, fn)):
             if site.unless and index.compiling_predicate(site.unless):
                 continue  # in an arm Dynamo does not trace
-            for callee in index.resolve_ref(site.ref):
+            for callee in callees:
                 if callee in reached or callee in in_graph:
                     continue
                 reached[callee] = Reach(key, fs.path, site.span.line, site.span.column, reached[key].root,

@@ -20,12 +20,14 @@ from __future__ import annotations
 from typing import Any
 
 from tclint.analyzer.project_reads import EVERYTHING, SUBCLASSES, TrackedIndex
+from tclint.analyzer.project_tables import KeyTables
 from tclint.analyzer.summary import FileSummary
 
 # The caches TrackedIndex keeps per entry, and the tables it rebuilds or patches; any other
 # name cache of ProjectIndex is kept only while no file changes its names.
 ENTRY_CACHES = ("resolved", "dotted", "mro", "wrappers", "families", "module_classes")
 TABLES = ("subclasses", "defs_by_name", "aliases")
+CALLEES = ("callees", "callee_users")  # per function, dropped with the resolutions they used
 
 
 class Resolutions:
@@ -36,34 +38,39 @@ class Resolutions:
         self.reads: dict[tuple, frozenset] = {}  # entry of a name cache -> the names it read
         self.groups: dict[frozenset, set] = {}  # names read -> the entries that read just those
         self.last: tuple[int, int] = (0, 0)  # (files whose names changed, entries dropped) by the last index
+        self.tables = KeyTables()
 
     def index(self, files: list[FileSummary]) -> TrackedIndex:
         """A project index of `files` that starts from what still holds of the last one."""
         order = [(fs.path, fs.module) for fs in files]
         by_path: dict[str, tuple[FileSummary, tuple]] = {}
-        changed: list[tuple[FileSummary, FileSummary]] = []
+        changed: list[tuple[FileSummary, FileSummary]] = []  # (old, new) of the files that say otherwise about names
+        replaced: list[tuple[FileSummary, FileSummary]] = []  # (old, new) of every file re-summarized
         for fs in files:
             known = self._by_path.get(fs.path)
             if known is not None and known[0] is fs:
                 by_path[fs.path] = known
                 continue
             by_path[fs.path] = (fs, resolution_inputs(fs))
-            if known is not None and known[1] != by_path[fs.path][1]:
-                changed.append((known[0], fs))
+            if known is not None:
+                replaced.append((known[0], fs))
+                if known[1] != by_path[fs.path][1]:
+                    changed.append((known[0], fs))
         fresh = order != self._order
         self._order, self._by_path = order, by_path
         if fresh:
             self.names, self.reads, self.groups = {}, {}, {}
         elif changed:
-            for name in [n for n in self.names if n not in ENTRY_CACHES + TABLES]:
+            for name in [n for n in self.names if n not in ENTRY_CACHES + TABLES + CALLEES]:
                 del self.names[name]
-        index = TrackedIndex(files, self.names, self.reads, self.groups)
+        tables = self.tables.of(files, replaced, fresh)
+        index = TrackedIndex(files, self.names, self.reads, self.groups, tables)
         dropped = 0
         if changed and not fresh:
             dropped = _drop_changed(index, changed, self.reads, self.groups)
             if dropped is None:
                 self.names, self.reads, self.groups = {}, {}, {}
-                index = TrackedIndex(files, self.names, self.reads, self.groups)
+                index = TrackedIndex(files, self.names, self.reads, self.groups, tables)
         self.last = (len(files) if fresh or dropped is None else len(changed), dropped or 0)
         return index
 

@@ -1,6 +1,7 @@
 """Differential test of the project phase after edits that change names: with the name
-resolutions kept from run to run (analyzer/resolutions.py), every finding, and every kept
-resolution, equals what a fresh whole-project run works out.
+resolutions kept from run to run (analyzer/resolutions.py), every finding, every kept
+resolution, every kept function's callee list and the patched key tables (in their order)
+equal what a fresh whole-project run works out.
 
 A small package of a few modules calls across files, derives classes across files and
 compiles some functions. Seeded random edits change what the files say about names: an
@@ -23,6 +24,7 @@ from tclint.analyzer.api import summarize_source
 from tclint.analyzer.call_refs import Named
 from tclint.analyzer.config import Settings
 from tclint.analyzer.project import project_diagnostics
+from tclint.analyzer.project_tables import key_tables
 from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.resolutions import Resolutions
 
@@ -148,6 +150,26 @@ def _stale(kept: Resolutions, summaries) -> list[str]:
     return out
 
 
+def _tables_differ(kept: Resolutions, summaries) -> list[str]:
+    """The kept key tables that differ from a fresh build, in what they hold or in order (the
+    callers map, whose first caller messages name, follows the functions table's order)."""
+    names = ("modules", "functions", "classes", "methods_by_name")
+    return [name for name, patched, fresh in zip(names, kept.tables.tables, key_tables(summaries))
+            if _by_identity(patched) != _by_identity(fresh)]
+
+
+def _by_identity(table: dict) -> list:
+    return [(key, value if isinstance(value, list) else tuple(map(id, value)) if isinstance(value, tuple) else id(value))
+            for key, value in table.items()]
+
+
+def _callees_differ(kept: Resolutions, summaries) -> list[str]:
+    """Kept per-function callee lists that a fresh index resolves otherwise."""
+    fresh = ProjectIndex(summaries)
+    return [key for key, (fn, callees) in (kept.names.get("callees") or {}).items()
+            if key in fresh.functions and fresh.functions[key][1] is fn and fresh.site_callees(key, fn) != callees]
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_findings_after_name_changing_edits_equal_a_fresh_run(seed):
     rng = random.Random(seed)
@@ -164,6 +186,8 @@ def test_findings_after_name_changing_edits_equal_a_fresh_run(seed):
         where = f"seed {seed}, edit {step} ({kind} in m{i}):\n{_text(modules[i])}"
         assert incremental == project_diagnostics(summaries, Settings()), where
         assert _stale(kept, summaries) == [], where
+        assert _tables_differ(kept, summaries) == [], where
+        assert _callees_differ(kept, summaries) == [], where
         reused += bool(kept.names.get("resolved"))
     assert reused  # the kept caches were in use, not started afresh each time
 
