@@ -206,8 +206,17 @@ class WorkspaceIndex:
             from tclint.analyzer.resolutions import Resolutions
 
             proj.resolutions = Resolutions()
+        from tclint.server import heap
+
+        summaries = list(proj.summaries.values())
+        with heap.collector_off():
+            found = project_diagnostics(summaries, proj.settings, proj.resolutions)
+        if len(summaries) > 1 and proj.resolutions.last[0] == len(summaries):
+            # The index started afresh and filled the kept resolutions: out of the collector's
+            # full passes too (on transformers/models they halved an edit's project phase).
+            heap.settle()
         by_path: dict[str, list] = {}
-        for d in project_diagnostics(list(proj.summaries.values()), proj.settings, proj.resolutions):
+        for d in found:
             by_path.setdefault(d.path, []).append(d)
         proj.last_run = (proj.settings, dict(proj.summaries), by_path)
         return by_path
