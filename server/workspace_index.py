@@ -21,6 +21,12 @@ from tclint.server.parse_pool import ParsePool, SummaryFailed
 log = logging.getLogger(__name__)
 
 
+# Projects of at least this many files settle their heap after a fresh project phase. A
+# small one's kept resolutions cost the collector little, and freezing often would keep what
+# later turns into cyclic garbage (an LSP session opens and closes many small projects).
+SETTLED_PROJECT_FILES = 500
+
+
 @dataclass
 class Project:
     root: Path
@@ -211,8 +217,8 @@ class WorkspaceIndex:
         summaries = list(proj.summaries.values())
         with heap.collector_off():
             found = project_diagnostics(summaries, proj.settings, proj.resolutions)
-        if len(summaries) > 1 and proj.resolutions.last[0] == len(summaries):
-            # The index started afresh and filled the kept resolutions: out of the collector's
+        if len(summaries) >= SETTLED_PROJECT_FILES and proj.resolutions.last[0] == len(summaries):
+            # A big index started afresh and filled the kept resolutions: out of the collector's
             # full passes too (on transformers/models they halved an edit's project phase).
             heap.settle()
         by_path: dict[str, list] = {}

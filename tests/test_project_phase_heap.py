@@ -7,7 +7,7 @@ import pytest
 
 from tclint.analyzer import api
 from tclint.analyzer.config import Settings
-from tclint.server import heap
+from tclint.server import heap, workspace_index
 from tclint.server.workspace_index import WorkspaceIndex
 
 
@@ -24,6 +24,14 @@ def test_the_collector_is_off_and_given_back_as_it_was_even_after_an_error(enabl
         (gc.enable if was else gc.disable)()
 
 
+def test_a_small_project_does_not_settle(tmp_path, monkeypatch):
+    index, key = _workspace(tmp_path, {"a": "def f(x):\n    return x\n", "b": "from a import f\n"})
+    settled = []
+    monkeypatch.setattr(heap, "settle", lambda: settled.append(1))
+    index.diagnostics(key)
+    assert settled == []
+
+
 def _workspace(tmp_path, texts: dict[str, str]) -> tuple[WorkspaceIndex, object]:
     for name, text in texts.items():
         (tmp_path / f"{name}.py").write_text(text)
@@ -35,7 +43,8 @@ def _workspace(tmp_path, texts: dict[str, str]) -> tuple[WorkspaceIndex, object]
     return index, key
 
 
-def test_the_phase_runs_without_collections_and_settles_after_a_fresh_index_only(tmp_path, monkeypatch):
+def test_the_phase_runs_without_collections_and_a_big_project_settles_after_a_fresh_index_only(tmp_path, monkeypatch):
+    monkeypatch.setattr(workspace_index, "SETTLED_PROJECT_FILES", 2)
     index, key = _workspace(tmp_path, {"a": "def f(x):\n    return x\n", "b": "from a import f\n"})
     phase = api.project_diagnostics
     collecting, settled = [], []
@@ -52,3 +61,11 @@ def test_the_phase_runs_without_collections_and_settles_after_a_fresh_index_only
         assert collecting == [False, False] and settled == [1]
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_a_small_project_does_not_settle(tmp_path, monkeypatch):
+    index, key = _workspace(tmp_path, {"a": "def f(x):\n    return x\n", "b": "from a import f\n"})
+    settled = []
+    monkeypatch.setattr(heap, "settle", lambda: settled.append(1))
+    index.diagnostics(key)
+    assert settled == []
