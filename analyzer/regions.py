@@ -18,7 +18,7 @@ from tclint.analyzer.call_refs import (
 )
 from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.project_tables import key_tables
-from tclint.analyzer.summary import CallSite, ClassSummary, FileSummary, FunctionSummary
+from tclint.analyzer.summary import CallSite, FileSummary, FunctionSummary
 from tclint.analyzer.tensor_facts import TENSOR_ANNOTATIONS, TRUE_UNDER_DYNAMO_WRAPPERS, is_module_base
 
 # `obj.method()` with obj's class unknown is followed when at most this many classes
