@@ -264,3 +264,33 @@ def test_a_resolution_that_reads_subclasses_is_dropped_when_a_class_becomes_one(
     kept.keep(index.name_caches())
     derived = summarize_source("from a import A\n\n\nclass B(A):\n    pass\n", "/p/b.py", "b")
     assert kept.index([first[0], derived]).resolve_ref(Named("a.A")) == ("b.B",)
+
+
+APPLY = '''
+def apply(fn, x):
+    return fn(x)
+'''
+CALLER = '''
+import torch
+from apply import apply
+
+def loud(x):
+    return x.sum().item()
+
+def quiet(x):
+    return x * 2
+
+@torch.compile
+def run(x):
+    return apply(loud, x)
+'''
+
+
+def test_what_a_function_parameter_runs_follows_the_callers_edits():
+    # apply.py keeps its summary (as the server does); only its caller changes what `fn` is
+    apply = summarize_source(APPLY, "/p/apply.py", "apply")
+    kept = Resolutions()
+    before = [apply, summarize_source(CALLER, "/p/caller.py", "caller")]
+    assert [d.code for d in project_diagnostics(before, Settings(), kept)] == ["TC102"]
+    after = [apply, summarize_source(CALLER.replace("apply(loud, x)", "apply(quiet, x)"), "/p/caller.py", "caller")]
+    assert project_diagnostics(after, Settings(), kept) == project_diagnostics(after, Settings()) == []
