@@ -34,6 +34,8 @@ STUDIED = {
     "kornia", "monai", "pyro", "torchsde", "torchmetrics", "vector_quantize_pytorch",
     "st_moe_pytorch", "colt5_attention", "local_attention", "hyper_connections", "diffusers",
     "julius", "entmax", "zuko", "pytorch_metric_learning", "geomloss",
+    "torchcde", "normflows", "torch_optimizer", "ncps", "fast_pytorch_kmeans", "rotary_embedding_torch",
+    "nystrom_attention", "perceiver_pytorch", "torch_dct", "torchode",
 }
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>.+)$')
 _WRAPPERS = ("Encountered graph break when attempting to trace", "Failed to handle graph break gracefully",
