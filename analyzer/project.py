@@ -131,9 +131,10 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
     context_shown = {s.path for s in context_summaries}
     library, library_summaries = _libraries(files, summaries + context_summaries, settings, cache, jobs)
     context += library
+    library_paths = frozenset(s.path for s in library_summaries)
     diagnostics = [d for d in project_diagnostics(summaries + context_summaries + library_summaries, settings,
-                                                  library=frozenset(s.path for s in library_summaries))
-                   if d.path not in context_shown]
+                                                  library=library_paths)
+                   if d.path not in context_shown and d.path not in library_paths]  # e.g. their unused noqa
     if notebooks:
         diagnostics = [notebooks[d.path].to_cells(d) if d.path in notebooks else d for d in diagnostics]
     if cache is not None:
