@@ -59,7 +59,14 @@ class LibraryReader:
         self._done: dict[str, set[str]] = {}  # library module -> the names followed already
         self._library: dict[str, FileSummary] = {}  # library modules read, by name
         self._scanned: set[str] = set()
+        self._found: dict[str, SourceFile | None] = {}  # dotted name -> its module, looked up once
         self.files: list[SourceFile] = []
+
+    def calls_libraries(self, summaries: list[FileSummary]) -> bool:
+        """Whether any function here calls into a library found on disk: without one, the
+        project's reach need not be worked out before the project phase."""
+        return any(self._library_top(dotted) and self._find(dotted) is not None
+                   for summary in summaries for dotted in _called(summary.functions.values(), summary.classes.values()))
 
     def next_round(self, summaries: list[FileSummary], reached: set[str] | None = None) -> list[SourceFile]:
         """The library modules that `summaries` lead to, not read yet: from the linted files
@@ -77,15 +84,17 @@ class LibraryReader:
         found: dict[Path, SourceFile] = {}
         while queue:
             dotted = queue.pop(0)
-            top = dotted.partition(".")[0]
-            if top in self._own or top in _KNOWN or top in self._skipped:
+            if not self._library_top(dotted):
                 continue
             hit = self._find(dotted)
             if hit is None:
                 continue
+            rest = dotted.split(".")[len(hit.module.split(".")):]
+            if rest:
+                self._wanted.setdefault(hit.module, set()).add(rest[0])
             if hit.module in self._library:  # read before: a new name asked of it
                 queue += sorted(self._expand(self._library[hit.module]))
-            for f in (hit, *self._registering(top)):
+            for f in (hit, *self._registering(dotted.partition(".")[0])):
                 if f.path not in self._seen and f.path not in found and len(self.files) + len(found) < MAX_FILES:
                     found[f.path] = f
         self._seen.update(found)
@@ -119,19 +128,21 @@ class LibraryReader:
                     out.add(dotted)
         return {d for d in out if d.partition(".")[0] == home}
 
+    def _library_top(self, dotted: str) -> bool:
+        top = dotted.partition(".")[0]
+        return top not in self._own and top not in _KNOWN and top not in self._skipped
+
     def _find(self, dotted: str) -> SourceFile | None:
-        parts = dotted.split(".")
-        for folder in self._folders:
-            if (folder / parts[0]).is_dir() or (folder / f"{parts[0]}.py").is_file():
-                path = module_file(folder, parts)
-                if path is None:
-                    return None
-                f = _library_file(folder, path)
-                rest = parts[len(f.module.split(".")):]
-                if rest:
-                    self._wanted.setdefault(f.module, set()).add(rest[0])
-                return f
-        return None
+        """The library module that defines `dotted` (the longest prefix that is a module)."""
+        if dotted not in self._found:
+            self._found[dotted] = None
+            parts = dotted.split(".")
+            for folder in self._folders:
+                if (folder / parts[0]).is_dir() or (folder / f"{parts[0]}.py").is_file():
+                    path = module_file(folder, parts)
+                    self._found[dotted] = _library_file(folder, path) if path is not None else None
+                    break
+        return self._found[dotted]
 
     def _registering(self, top: str) -> list[SourceFile]:
         """Once per library: its modules that call `allow_in_graph` (anywhere, as einops does

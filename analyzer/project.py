@@ -149,6 +149,8 @@ def _libraries(files, summaries, settings: Settings, cache, jobs):
     """The installed libraries' modules the compiled code leads to, read and summarized round
     by round (what each round's modules are asked for gives the next)."""
     reader = LibraryReader(files)
+    if not reader.calls_libraries(summaries):
+        return [], []
     index = regions.ProjectIndex(summaries)
     roots = regions.find_roots(index, settings.assume_forward_compiled, list(settings.roots))
     inputs, out = [], []

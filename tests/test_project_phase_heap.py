@@ -24,14 +24,6 @@ def test_the_collector_is_off_and_given_back_as_it_was_even_after_an_error(enabl
         (gc.enable if was else gc.disable)()
 
 
-def test_a_small_project_does_not_settle(tmp_path, monkeypatch):
-    index, key = _workspace(tmp_path, {"a": "def f(x):\n    return x\n", "b": "from a import f\n"})
-    settled = []
-    monkeypatch.setattr(heap, "settle", lambda: settled.append(1))
-    index.diagnostics(key)
-    assert settled == []
-
-
 def _workspace(tmp_path, texts: dict[str, str]) -> tuple[WorkspaceIndex, object]:
     for name, text in texts.items():
         (tmp_path / f"{name}.py").write_text(text)
