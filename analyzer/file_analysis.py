@@ -24,6 +24,7 @@ from tclint.analyzer.positions import positions as _positions
 from tclint.analyzer.rules.base import Rule
 from tclint.analyzer.rules._support import param_names
 from tclint.analyzer.summary import (
+    Block,
     CallSite,
     Candidate,
     ClassSummary,
@@ -36,6 +37,7 @@ from tclint.analyzer.training_paths import training_only_block
 from tclint.analyzer.tree_walk import TRIVIA, walk
 
 COMPILE_NAMES = frozenset({"torch.compile"})
+CONTEXT_MANAGER_DECORATOR = "contextlib.contextmanager"
 DISABLE_NAMES = frozenset({
     "torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo",
 })
@@ -150,6 +152,9 @@ class FileAnalyzer(cst.CSTVisitor):
         self._guards: list[frozenset] = []
         self._raise_depth = 0  # inside `raise ...` or an assert's message: code that only builds an exception
         self._assert_messages: set[int] = set()
+        # function key -> (tensor operations traced so far in its frame, up to two; the index
+        # in its calls of the first call since the frame last resumed) (see Block)
+        self._graph_ops: dict[str, tuple[int, int]] = {}
         self.rules = [cls(self) for cls in rule_classes]
         self._visit: dict[type, list] = {}
         self._leave: dict[type, list] = {}
@@ -198,6 +203,9 @@ class FileAnalyzer(cst.CSTVisitor):
                          in_loop=self._loop_depth > 0)
         bucket.append(cand)
         self._pending.append((cand, node))
+        if not always and condition is None:
+            # Dynamo resumes after a break with an empty graph
+            self._graph_ops[fn.key] = (0, len(self.summary.functions[fn.key].calls))
 
     def _unless(self) -> frozenset:
         return frozenset().union(*self._guards) if self._guards else frozenset()
@@ -393,7 +401,7 @@ class FileAnalyzer(cst.CSTVisitor):
             key = self._dotted(node.name.value)
             self.facts.local_defs.add(node.name.value)
         compiled = disabled = False
-        is_static = False
+        is_static = context_manager = False
         dynamo_patch: dict[str, object] = {}
         decorators = []
         for dec in node.decorators:
@@ -408,6 +416,8 @@ class FileAnalyzer(cst.CSTVisitor):
                 dynamo_patch.update(_patch_values(dec.decorator))
             elif dotted_name(dec.decorator) == "staticmethod":
                 is_static = True
+            elif qual == CONTEXT_MANAGER_DECORATOR:
+                context_manager = True
             else:
                 ref = self._decorator_ref(dec.decorator)
                 if ref is not None:
@@ -448,6 +458,7 @@ class FileAnalyzer(cst.CSTVisitor):
             decorators=tuple(decorators), is_property=any(
                 (self.facts.qualname(d.decorator) or dotted_name(d.decorator)) in PROPERTY_DECORATORS
                 for d in node.decorators),
+            context_manager=context_manager,
         )
         self.summary.functions[key] = summary
         self.span_later(summary, node.name)
@@ -646,6 +657,37 @@ class FileAnalyzer(cst.CSTVisitor):
                 # Which compiled calls the block makes is not known here: it counts for the project.
                 self.summary.dynamo_config.update(_patch_values(call))
             self._record_context_manager(item.item)
+        first = node.items[0].item
+        if isinstance(first, cst.Call):
+            context = self._call_ref(first, self.facts.qualname(first.func))
+            if context is not None:
+                self._note_block(node, context)
+
+    def _visit_try(self, node: cst.Try) -> None:
+        self._note_block(node, None)
+
+    def _note_block(self, node: cst.Try | cst.With, context: refs.CallRef | None) -> None:
+        """A block Dynamo may not resume in, entered where its frame's graph is big enough
+        to be compiled up to it (outside loops: a break in a loop skips the whole frame)."""
+        fn = self.facts.function
+        if fn is None or self._eager_depth or self._loop_depth:
+            return
+        ops, first_call = self._graph_ops.get(fn.key, (0, 0))
+        summary = self.summary.functions[fn.key]
+        block = Block(span=None, context=context, ops=ops, calls_before=(first_call, len(summary.calls)))
+        summary.blocks.append(block)
+        self.span_later(block, node)
+
+    def _count_graph_op(self, node: cst.BaseExpression) -> None:
+        """Counts (up to two) the tensor operations of the current frame so far."""
+        fn = self.facts.function
+        if fn is None or self._eager_depth:
+            return
+        count, first_call = self._graph_ops.get(fn.key, (0, 0))
+        summary = self.summary.functions[fn.key]
+        if (count < 2 or summary.ops < 2) and self.facts.kind(node) in tf.TENSORS:
+            self._graph_ops[fn.key] = (min(count + 1, 2), first_call)
+            summary.ops = min(summary.ops + 1, 2)
 
     def _record_setitem(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         """`self[k] = v`, `store[k] = v` on an object of a project class: its `__setitem__`
@@ -1591,6 +1633,7 @@ _BOOKKEEPING_VISIT = {
     cst.Return: FileAnalyzer._visit_return,
     cst.For: FileAnalyzer._visit_for_sources,
     cst.With: FileAnalyzer._visit_with,
+    cst.Try: FileAnalyzer._visit_try,
     cst.Call: FileAnalyzer._visit_call,
     cst.Attribute: FileAnalyzer._visit_attribute,
     cst.Assign: FileAnalyzer._visit_assign,
@@ -1606,6 +1649,8 @@ _BOOKKEEPING_LEAVE = {
     cst.AnnAssign: FileAnalyzer._leave_ann_assign,
     cst.AugAssign: FileAnalyzer._leave_aug_assign,
     cst.NamedExpr: FileAnalyzer._leave_named_expr,
+    **dict.fromkeys((cst.Call, cst.BinaryOperation, cst.UnaryOperation, cst.Subscript, cst.Comparison),
+                    FileAnalyzer._count_graph_op),
 }
 
 

@@ -29,6 +29,7 @@ from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
 from tclint.analyzer.notebook import Notebook, read_notebook
 from tclint.analyzer.resolutions import Resolutions
 from tclint.analyzer.resume_breaks import add_resume_breaks
+from tclint.analyzer.unresumable_blocks import add_block_breaks
 from tclint.analyzer.rules import all_rules, visitor_rules
 from tclint.analyzer.selection import ignored_for_file, is_selected, severity_for
 from tclint.analyzer.summary import Candidate, FileSummary
@@ -304,6 +305,9 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
         return _make(rules[code], index.functions[key][0].path, site.span, message, _chain(index, reached, key))
 
     add_resume_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make)
+    add_block_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled),
+                     lambda code, key, span, message: _make(rules[code], index.functions[key][0].path, span, message,
+                                                            _chain(index, reached, key)))
     raw.extend(keep_reached(found, lambda key: index.functions[key][1].name))
     if resolutions is not None:
         resolutions.keep(index.name_caches())

@@ -15,6 +15,8 @@ def rule_doc_text(rule) -> str:
             lines.append("Dynamo's hints (from the installed torch):")
             lines.extend(f"  - {h}" for h in entry.hints)
         lines.append("")
+    elif rule.compile_reason:
+        lines += [f"Dynamo: {rule.compile_reason} (what `explain()` lists; not a registry entry)", ""]
     lines.append(rule.doc())
     return "\n".join(lines)
 
@@ -27,7 +29,7 @@ def rule_doc_json(rule) -> dict:
         "message": rule.message,
         "severity": rule.severity.value,
         "gb_id": gb.gb_id if gb else None,
-        "gb_type": gb.gb_type if gb else None,
+        "gb_type": gb.gb_type if gb else rule.compile_reason,
         "url": gb_registry.gb_url(gb.gb_id) if gb else None,
         "doc": rule.doc(),
     }
@@ -39,12 +41,14 @@ def rules_markdown(rules) -> str:
            "| code | name | Dynamo graph break |", "| --- | --- | --- |"]
     for rule in rules:
         gb = rule.graph_break
-        link = f"[{gb.gb_id}]({gb_registry.gb_url(gb.gb_id)}) {gb.gb_type}" if gb else ""
+        link = f"[{gb.gb_id}]({gb_registry.gb_url(gb.gb_id)}) {gb.gb_type}" if gb else rule.compile_reason or ""
         out.append(f"| [{rule.code}](#{rule.code.lower()}) | {rule.name} | {link} |")
     for rule in rules:
         out += ["", f"## {rule.code}", "", f"`{rule.name}` (default severity: {rule.severity.value})", ""]
         if rule.graph_break:
             gb = rule.graph_break
             out += [f"Dynamo: {gb.gb_type} ([{gb.gb_id}]({gb_registry.gb_url(gb.gb_id)}))", ""]
+        elif rule.compile_reason:
+            out += [f"Dynamo: {rule.compile_reason} (what `explain()` lists; not a registry entry)", ""]
         out.append(rule.doc().replace("## ", "### "))
     return "\n".join(out) + "\n"

@@ -65,6 +65,20 @@ class CallSite:
 
 
 @dataclass
+class Block:
+    """A `try` body, or a `with` body under a context manager of the project, outside loops:
+    Dynamo cannot resume inside one, so a break in it compiles the frame up to the block if
+    the graph holds two operations by then (unresumable_blocks)."""
+
+    span: Span  # the whole statement
+    context: CallRef | None = None  # what the `with` item calls; None for a `try`
+    ops: int = 0  # tensor operations of the frame before the block, up to two
+    # the function's calls made before the block since the frame last resumed: (first, end)
+    # indexes into FunctionSummary.calls; project functions they run add operations
+    calls_before: tuple[int, int] = (0, 0)
+
+
+@dataclass
 class FunctionSummary:
     key: str  # "pkg.mod:Class.method"
     name: str
@@ -94,6 +108,9 @@ class FunctionSummary:
     returns_callables: frozenset = frozenset()  # frozenset[CallRef]
     # a `@property` getter: calling `obj.name(...)` calls what it returns
     is_property: bool = False
+    context_manager: bool = False  # decorated with contextlib.contextmanager
+    ops: int = 0  # tensor operations in its own body, up to two (unresumable_blocks)
+    blocks: list[Block] = field(default_factory=list)
 
 
 @dataclass

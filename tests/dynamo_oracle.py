@@ -3,7 +3,8 @@
 Usage: python dynamo_oracle.py < cases.json, where cases.json is a list of
 {"id", "source", "call"}. Each snippet is written to a file, imported, Dynamo is reset,
 and `call` is evaluated in the module's namespace with a hook on Dynamo's graph-break
-logging (explain() alone misses breaks that close an empty graph). Each break comes
+logging (explain() alone misses breaks that close an empty graph), and every graph compiled
+up to a point Dynamo could resume from ("step_unsupported", as explain() names it). Each break comes
 with the snippet line it happened on. `torch.compile` defaults to the eager backend.
 """
 from __future__ import annotations
@@ -37,6 +38,17 @@ def main() -> None:
         return original(tx, code_options, reason, exc)
 
     sc.InstructionTranslatorBase.log_graph_break = hook
+    step_graph_break = sc.InstructionTranslatorBase.step_graph_break
+
+    def step_hook(tx, continue_inst):
+        # A break where Dynamo cannot resume: the graph is compiled up to this checkpoint and
+        # explain() lists it as "step_unsupported" on the checkpoint's line.
+        summary = tx.frame_summary()
+        if os.path.basename(summary.filename).startswith("tclint_case_"):
+            events.append(("step_unsupported", summary.lineno))
+        return step_graph_break(tx, continue_inst)
+
+    sc.InstructionTranslatorBase.step_graph_break = step_hook
     torch.compile = _eager_by_default(torch.compile)
     cases = json.load(sys.stdin)
     results = {}

@@ -10,6 +10,10 @@ class GraphBreak:
     gb_type: str
 
 
+# Not in the registry: the reason explain() gives for a graph compiled only up to the last
+# point Dynamo could resume from, when a break happens where it cannot.
+STEP_UNSUPPORTED = "step_unsupported"
+
 SKIPPED = GraphBreak("GB0007", "Attempted to call function marked as skipped")
 INLINE_SKIPPED = GraphBreak("GB0008", "Attempted to inline function marked as skipped")
 RNN_MODULE = GraphBreak("GB0014", "Attempted to wrap RNN, GRU, or LSTM")

@@ -72,7 +72,7 @@ def render_full(diagnostics, sources: dict[str, list[str]] | None = None, color:
         for step in d.chain:
             out.append(f"  = via {step.location()}: {step.label}")
         if d.gb_type:
-            out.append(f"  = dynamo: {d.gb_type} ({d.gb_id}) {d.url}")
+            out.append(f"  = dynamo: {d.gb_type}" + (f" ({d.gb_id}) {d.url}" if d.gb_id else ""))
         help_text = help_line(rules.get(d.code), snippet)
         if help_text:
             out.append(f"  = help: {help_text}")

@@ -1,0 +1,153 @@
+"""A graph break inside a `try` body, or a `with` body under the project's own context
+manager, cannot be resumed from: Dynamo compiles the function only up to the block
+("step_unsupported" on its line) and runs the rest eagerly, provided the graph already holds
+two operations and the block is in no loop. Context managers torch knows are resumable.
+
+Each program lists the lines Dynamo (torch 2.13, eager backend) reports, breaks and
+step_unsupported alike; tclint must flag exactly those. The Dynamo half is skipped without torch."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tclint.analyzer import api
+
+PROGRAMS = {
+    "a break in a try body, after two operations": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            y = x.sin()
+            try:
+                print("step")
+            finally:
+                y = y - 1
+            print("after")
+            return x + y
+        ''', "f(torch.ones(3))", {8, 9}),
+    "after only one operation the whole frame is skipped": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            try:
+                print("step")
+            finally:
+                pass
+            return x
+        ''', "f(torch.ones(3))", {8}),
+    "the count starts again after a break": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            y = x.sin()
+            print("resume here")
+            x = x + 1
+            try:
+                print("step")
+            finally:
+                pass
+            return x + y
+        ''', "f(torch.ones(3))", {8, 11}),
+    "torch's own context managers are resumable": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            y = x.sin()
+            with torch.no_grad():
+                print("step")
+                x = x + 1
+            if y.sum() > 0:
+                y = y + 1
+            return x + y
+        ''', "f(torch.ones(3))", {9, 11}),
+    "a break under a project context manager ends the frame": ('''
+        import contextlib
+        import torch
+
+        @contextlib.contextmanager
+        def tracking():
+            yield
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            y = x.sin()
+            with tracking():
+                if x.sum() > 0:
+                    x = x + 1
+            if y.sum() > 0:
+                y = y + 1
+            return x + y
+        ''', "f(torch.ones(3))", {13, 14}),
+}
+
+
+# Not followed yet: in a `for` loop the iterator sits on Dynamo's stack, so the last point it
+# can resume from is the loop's own line, where it reports step_unsupported; tclint flags
+# only the break inside.
+IN_A_FOR_LOOP = ('''
+    import torch
+
+    @torch.compile
+    def f(x):
+        x = x * 2
+        y = x.sin()
+        for i in range(2):
+            try:
+                print("step")
+            finally:
+                pass
+        return x + y
+    ''', "f(torch.ones(3))", {10})
+
+
+def _flagged(source: str) -> set[int]:
+    return {d.span.line for d in api.lint_source(textwrap.dedent(source), "prog.py") if d.gb_type}
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_tclint_flags_the_lines_dynamo_reports(name):
+    source, _call, lines = PROGRAMS[name]
+    assert _flagged(source) == lines
+
+
+def test_the_finding_names_the_break_and_what_runs_eagerly():
+    source = PROGRAMS["a break in a try body, after two operations"][0]
+    (block,) = [d for d in api.lint_source(textwrap.dedent(source), "prog.py") if d.code == "TC228"]
+    assert (block.span.line, block.span.end_column - block.span.column) == (8, 3)  # the `try` keyword
+    assert block.gb_type == "step_unsupported" and block.gb_id is None
+    assert "graph break at line 9 (TC201 print-call)" in block.text()
+    assert "compiles `f` only up to here" in block.text()
+
+
+def test_in_a_for_loop_only_the_break_inside_is_flagged():
+    assert _flagged(IN_A_FOR_LOOP[0]) == {10}
+
+
+@pytest.mark.dynamo
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_dynamo_reports_those_lines():
+    cases = [{"id": name, "source": textwrap.dedent(src), "call": call} for name, (src, call, _) in PROGRAMS.items()]
+    cases.append({"id": "for", "source": textwrap.dedent(IN_A_FOR_LOOP[0]), "call": IN_A_FOR_LOOP[1]})
+    proc = subprocess.run([sys.executable, str(Path(__file__).with_name("dynamo_oracle.py"))],
+                          input=json.dumps(cases), capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    verdicts = json.loads(proc.stdout)
+    for name, (_src, _call, lines) in PROGRAMS.items():
+        assert verdicts[name]["error"] is None, name
+        assert {line for _, line in verdicts[name]["breaks"]} == lines, (name, verdicts[name]["breaks"])
+    assert sorted(verdicts["for"]["breaks"]) == [["Failed to trace builtin operator", 10], ["step_unsupported", 8]]
