@@ -152,9 +152,10 @@ class FileAnalyzer(cst.CSTVisitor):
         self._guards: list[frozenset] = []
         self._raise_depth = 0  # inside `raise ...` or an assert's message: code that only builds an exception
         self._assert_messages: set[int] = set()
-        # function key -> (tensor operations traced so far in its frame, up to two; the index
-        # in its calls of the first call since the frame last resumed) (see Block)
-        self._graph_ops: dict[str, tuple[int, int]] = {}
+        # function key -> (tensor operations traced so far in its frame, up to two; the indexes
+        # in its calls of the calls made since), both outside branches and since the frame
+        # last resumed (see Block)
+        self._graph_ops: dict[str, tuple[int, list[int]]] = {}
         self.rules = [cls(self) for cls in rule_classes]
         self._visit: dict[type, list] = {}
         self._leave: dict[type, list] = {}
@@ -204,8 +205,7 @@ class FileAnalyzer(cst.CSTVisitor):
         bucket.append(cand)
         self._pending.append((cand, node))
         if not always and condition is None:
-            # Dynamo resumes after a break with an empty graph
-            self._graph_ops[fn.key] = (0, len(self.summary.functions[fn.key].calls))
+            self._graph_ops[fn.key] = (0, [])  # Dynamo resumes after a break with an empty graph
 
     def _unless(self) -> frozenset:
         return frozenset().union(*self._guards) if self._guards else frozenset()
@@ -672,22 +672,20 @@ class FileAnalyzer(cst.CSTVisitor):
         fn = self.facts.function
         if fn is None or self._eager_depth or self._loop_depth:
             return
-        ops, first_call = self._graph_ops.get(fn.key, (0, 0))
-        summary = self.summary.functions[fn.key]
-        block = Block(span=None, context=context, ops=ops, calls_before=(first_call, len(summary.calls)))
-        summary.blocks.append(block)
+        ops, calls = self._graph_ops.get(fn.key, (0, ()))
+        block = Block(span=None, context=context, ops=ops, calls_before=tuple(calls))
+        self.summary.functions[fn.key].blocks.append(block)
         self.span_later(block, node)
 
     def _count_graph_op(self, node: cst.BaseExpression) -> None:
-        """Counts (up to two) the tensor operations of the current frame so far."""
+        """Counts (up to two) the tensor operations of the current frame so far, outside
+        branches (which may not run)."""
         fn = self.facts.function
-        if fn is None or self._eager_depth:
+        if fn is None or self._eager_depth or self._branch_depth:
             return
-        count, first_call = self._graph_ops.get(fn.key, (0, 0))
-        summary = self.summary.functions[fn.key]
-        if (count < 2 or summary.ops < 2) and self.facts.kind(node) in tf.TENSORS:
-            self._graph_ops[fn.key] = (min(count + 1, 2), first_call)
-            summary.ops = min(summary.ops + 1, 2)
+        count, calls = self._graph_ops.setdefault(fn.key, (0, []))
+        if count < 2 and self.facts.kind(node) in (tf.TENSOR, tf.BOOL_TENSOR):
+            self._graph_ops[fn.key] = (count + 1, calls)
 
     def _record_setitem(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         """`self[k] = v`, `store[k] = v` on an object of a project class: its `__setitem__`
@@ -758,7 +756,10 @@ class FileAnalyzer(cst.CSTVisitor):
                             built_here=self._built_here(node.func),
                             forwards_kwargs=any(a.star == "**" and _names(a.value, fn.kwargs_name) for a in node.args),
                             callables=self._passed_callables(node))
-            self.summary.functions[fn.key].calls.append(site)
+            calls = self.summary.functions[fn.key].calls
+            if not self._branch_depth:
+                self._graph_ops.setdefault(fn.key, (0, []))[1].append(len(calls))
+            calls.append(site)
             fn.sites.append((site, node))
             self.span_later(site, node)
 

@@ -72,10 +72,10 @@ class Block:
 
     span: Span  # the whole statement
     context: CallRef | None = None  # what the `with` item calls; None for a `try`
-    ops: int = 0  # tensor operations of the frame before the block, up to two
-    # the function's calls made before the block since the frame last resumed: (first, end)
-    # indexes into FunctionSummary.calls; project functions they run add operations
-    calls_before: tuple[int, int] = (0, 0)
+    ops: int = 0  # tensor operations of the frame before the block, outside branches, up to two
+    # the function's calls made before the block, outside branches, since the frame last
+    # resumed (indexes into FunctionSummary.calls)
+    calls_before: tuple[int, ...] = ()
 
 
 @dataclass
@@ -109,7 +109,6 @@ class FunctionSummary:
     # a `@property` getter: calling `obj.name(...)` calls what it returns
     is_property: bool = False
     context_manager: bool = False  # decorated with contextlib.contextmanager
-    ops: int = 0  # tensor operations in its own body, up to two (unresumable_blocks)
     blocks: list[Block] = field(default_factory=list)
 
 

@@ -38,13 +38,12 @@ def add_block_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], en
     certain break; the break inside a `with` body then ends the frame (loop_skips hides what
     follows it), as one in a `try` body already does."""
     breaking = breaking_functions(found, certain=True)
-    ops: dict[str, int] = {}
     for key, ff in found.items():
         fn = index.functions[key][1]
         if not fn.blocks or not enabled(CODE, key):
             continue
         blocks = [b for b in fn.blocks if (b.context is None or _project_context_manager(index, b.context))
-                  and _graph_before(index, key, b, breaking, ops)]
+                  and _graph_before(index, key, b, breaking)]
         if not blocks:
             continue
         breaks: list[tuple[Block, int, str]] = []  # (outermost block, line, what breaks there)
@@ -72,36 +71,15 @@ def add_block_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], en
             ff.own.append((finding.with_changes(gb_type=STEP_UNSUPPORTED), False))
 
 
-def _graph_before(index: ProjectIndex, key: str, block: Block, breaking: set[str], ops: dict[str, int]) -> bool:
-    """Whether the frame's graph holds two operations when it enters the block: its own, or
-    those of the functions it called since it last resumed (a call that breaks starts the
-    graph again)."""
-    fn = index.functions[key][1]
-    first, end = block.calls_before
-    count = block.ops
-    for callees in index.site_callees(key, fn)[first:end]:
-        if callees and all(c in breaking for c in callees):
-            count = 0
-        elif callees:
-            count += min(_ops(index, c, ops) for c in callees)
-    return count >= 2
-
-
-def _ops(index: ProjectIndex, key: str, memo: dict[str, int], depth: int = 0) -> int:
-    """The tensor operations (up to two) a call of `key` adds to the graph, through what it calls."""
-    if key in memo:
-        return memo[key]
-    memo[key] = 0  # a cycle adds nothing
-    fn = index.functions[key][1]
-    count = fn.ops
-    if count < 2 and depth < 4:
-        for callees in index.site_callees(key, fn):
-            if callees:
-                count += min(_ops(index, c, memo, depth + 1) for c in callees)
-            if count >= 2:
-                break
-    memo[key] = min(count, 2)
-    return memo[key]
+def _graph_before(index: ProjectIndex, key: str, block: Block, breaking: set[str]) -> bool:
+    """Whether the frame's graph holds two operations when it enters the block. Only the
+    function's own operations outside branches count (a helper's may be Python work on
+    sizes); a call before the block that breaks starts the graph again, and then the count
+    (which does not know which side of it each operation was) is not trusted."""
+    if block.ops < 2:
+        return False
+    resolved = index.site_callees(key, index.functions[key][1])
+    return not any(resolved[i] and all(c in breaking for c in resolved[i]) for i in block.calls_before)
 
 
 def _outermost(blocks: list[Block], line: int) -> Block | None:

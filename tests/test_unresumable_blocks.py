@@ -4,7 +4,8 @@ manager, cannot be resumed from: Dynamo compiles the function only up to the blo
 two operations and the block is in no loop. Context managers torch knows are resumable.
 
 Each program lists the lines Dynamo (torch 2.13, eager backend) reports, breaks and
-step_unsupported alike; tclint must flag exactly those. The Dynamo half is skipped without torch."""
+step_unsupported alike; tclint must flag exactly those. tclint counts toward the two only the
+function's own operations outside branches. The Dynamo half is skipped without torch."""
 from __future__ import annotations
 
 import importlib.util
