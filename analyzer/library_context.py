@@ -14,6 +14,7 @@ and NumPy are known from tclint's tables instead, and packages Dynamo skips are 
 """
 from __future__ import annotations
 
+import os
 import sysconfig
 from pathlib import Path
 
@@ -39,18 +40,12 @@ class LibraryReader:
     a library's package re-exports those names from, and the modules of a library that hand
     functions to `allow_in_graph` (so that calls into them are known to stay whole)."""
 
-    def __init__(self, files: list[SourceFile]):
-        linted_roots = package_roots(files)
-        folders = list(dict.fromkeys(linted_roots.values()))
-        for key in ("purelib", "platlib"):
-            folder = Path(sysconfig.get_paths()[key])
-            if folder.is_dir() and folder not in folders:
-                folders.append(folder)
-        self._folders = folders
+    def __init__(self, files: list[SourceFile], installed: Installed | None = None):
+        self.installed = installed if installed is not None else Installed(site_folders(files))
         # the linted packages, also those without `__init__.py` files (namespace packages)
-        self._own = set(linted_roots) | {f.module.partition(".")[0] for f in files if f.module}
+        self._own = set(package_roots(files)) | {f.module.partition(".")[0] for f in files if f.module}
         for f in files:
-            for folder in folders:
+            for folder in self.installed.folders:
                 if f.path.is_relative_to(folder):
                     self._own.add(f.path.relative_to(folder).parts[0].removesuffix(".py"))
         self._skipped = trace_rules.installed().skipped_modules
@@ -59,13 +54,12 @@ class LibraryReader:
         self._done: dict[str, set[str]] = {}  # library module -> the names followed already
         self._library: dict[str, FileSummary] = {}  # library modules read, by name
         self._scanned: set[str] = set()
-        self._found: dict[str, SourceFile | None] = {}  # dotted name -> its module, looked up once
         self.files: list[SourceFile] = []
 
     def calls_libraries(self, summaries: list[FileSummary]) -> bool:
         """Whether any function here calls into a library found on disk: without one, the
         project's reach need not be worked out before the project phase."""
-        return any(self._library_top(dotted) and self._find(dotted) is not None
+        return any(self._library_top(dotted) and self.installed.find(dotted) is not None
                    for summary in summaries for dotted in _called(summary.functions.values(), summary.classes.values()))
 
     def next_round(self, summaries: list[FileSummary], reached: set[str] | None = None) -> list[SourceFile]:
@@ -86,7 +80,7 @@ class LibraryReader:
             dotted = queue.pop(0)
             if not self._library_top(dotted):
                 continue
-            hit = self._find(dotted)
+            hit = self.installed.find(dotted)
             if hit is None:
                 continue
             rest = dotted.split(".")[len(hit.module.split(".")):]
@@ -132,30 +126,72 @@ class LibraryReader:
         top = dotted.partition(".")[0]
         return top not in self._own and top not in _KNOWN and top not in self._skipped
 
-    def _find(self, dotted: str) -> SourceFile | None:
+    def _registering(self, top: str) -> list[SourceFile]:
+        if top in self._scanned:
+            return []
+        self._scanned.add(top)
+        return self.installed.registering(top)
+
+
+class Installed:
+    """The folders libraries are looked up in, and what was found there: each dotted name and
+    each library's scan is done once (the language server keeps this between edits)."""
+
+    def __init__(self, folders: list[Path]):
+        self.folders = folders
+        self._found: dict[str, SourceFile | None] = {}  # dotted name -> its module
+        self._registering: dict[str, list[SourceFile]] = {}
+
+    def find(self, dotted: str) -> SourceFile | None:
         """The library module that defines `dotted` (the longest prefix that is a module)."""
         if dotted not in self._found:
             self._found[dotted] = None
             parts = dotted.split(".")
-            for folder in self._folders:
+            for folder in self.folders:
                 if (folder / parts[0]).is_dir() or (folder / f"{parts[0]}.py").is_file():
                     path = module_file(folder, parts)
                     self._found[dotted] = _library_file(folder, path) if path is not None else None
                     break
         return self._found[dotted]
 
-    def _registering(self, top: str) -> list[SourceFile]:
-        """Once per library: its modules that call `allow_in_graph` (anywhere, as einops does
-        inside a function run at import)."""
-        if top in self._scanned:
-            return []
-        self._scanned.add(top)
-        for folder in self._folders:
-            package = folder / top
-            if package.is_dir():
-                return [_library_file(folder, path) for path in sorted(package.rglob("*.py"))
-                        if _mentions(path, b"allow_in_graph")]
-        return []
+    def registering(self, top: str) -> list[SourceFile]:
+        """A library's modules that call `allow_in_graph` (anywhere, as einops does inside a
+        function run at import)."""
+        if top not in self._registering:
+            self._registering[top] = []
+            for folder in self.folders:
+                package = folder / top
+                if package.is_dir():
+                    self._registering[top] = [_library_file(folder, path) for path in sorted(package.rglob("*.py"))
+                                              if _mentions(path, b"allow_in_graph")]
+                    break
+        return self._registering[top]
+
+
+def site_folders(files: list[SourceFile]) -> list[Path]:
+    """Where libraries are looked up: the folders holding the linted packages (a
+    site-packages folder), then the site-packages of the Python running tclint."""
+    folders = list(dict.fromkeys(package_roots(files).values()))
+    for key in ("purelib", "platlib"):
+        folder = Path(sysconfig.get_paths()[key])
+        if folder.is_dir() and folder not in folders:
+            folders.append(folder)
+    return folders
+
+
+def site_stamp(folders: list[Path]) -> str:
+    """What is installed in `folders`: the names a library is found by (packages, modules) and
+    its dist-info (a version changed). Other entries (an editor's swap file beside the linted
+    packages) leave it alone."""
+    parts = []
+    for folder in folders:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            names = []
+        kept = sorted(n for n in names if n.isidentifier() or n.endswith((".py", ".dist-info", ".egg-info")))
+        parts.append("\0".join([str(folder), *kept]))
+    return "\0\0".join(parts)
 
 
 def _called(functions, classes) -> set[str]:

@@ -22,7 +22,7 @@ from tclint.analyzer.dynamo_hints import setting_hint
 from tclint.analyzer.file_analysis import analyze_module
 from tclint.analyzer.gb_registry import gb_url
 from tclint.analyzer.imported_context import imported_files
-from tclint.analyzer.library_context import LibraryReader, at_library_calls
+from tclint.analyzer.library_context import LibraryReader, at_library_calls, site_folders, site_stamp
 from tclint.analyzer.loop_skips import FunctionFindings, keep_reached
 from tclint.analyzer.neutral_dir import in_neutral_directory
 from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
@@ -114,13 +114,14 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
     cache = SummaryCache(cache_folder(settings)) if use_cache else None
     project = str(settings.base_dir)
     linted_key = run_cache_key(settings.fingerprint(), [(f.display, key) for f, _, key in inputs])
+    installed = site_stamp(site_folders(files)) if cache is not None else ""  # a library installed since
     if cache is not None:
         # Nothing changed since the last run with these settings, in the linted files or in
         # the modules they import: reuse its findings whole.
         context_paths = cache.get_context(project, linted_key)
         if context_paths is not None:
             context = _read_files(_context_files(context_paths), settings, [], {}, {})
-            cached = cache.get_run(project, _run_key(settings, inputs, context))
+            cached = cache.get_run(project, _run_key(settings, inputs, context, installed))
             if cached is not None:
                 return LintResult(diagnostics=cached, files=len(files), notices=notices)
     summaries = _summaries(inputs, cache, jobs)
@@ -140,7 +141,7 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
         diagnostics = [notebooks[d.path].to_cells(d) if d.path in notebooks else d for d in diagnostics]
     if cache is not None:
         cache.put_context(project, linted_key, [str(f.path) for f, _, _ in context])
-        cache.put_run(project, _run_key(settings, inputs, context), diagnostics)
+        cache.put_run(project, _run_key(settings, inputs, context, installed), diagnostics)
         if cache.problem:
             notices.append(cache.problem)
     return LintResult(diagnostics=diagnostics, files=len(files), notices=notices)
@@ -165,8 +166,8 @@ def _libraries(files, summaries, settings: Settings, cache, jobs):
     return inputs, out
 
 
-def _run_key(settings: Settings, inputs, context) -> str:
-    return run_cache_key(settings.fingerprint(), [(f.display, key) for f, _, key in (*inputs, *context)])
+def _run_key(settings: Settings, inputs, context, installed: str) -> str:
+    return run_cache_key(f"{settings.fingerprint()}\0{installed}", [(f.display, key) for f, _, key in (*inputs, *context)])
 
 
 def _context_files(paths: list[str]) -> list[SourceFile]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tclint.analyzer import project
 from tclint.analyzer.config import Settings
 from tclint.analyzer.project import lint_paths
 
@@ -62,10 +63,10 @@ def _write(folder: Path, files: dict[str, str]) -> None:
         path.write_text(textwrap.dedent(text).lstrip("\n"))
 
 
-def _lint(root: Path, names: list[str]):
+def _lint(root: Path, names: list[str], use_cache: bool = False):
     (root / "tclint.toml").write_text("")
     return lint_paths([root / n for n in names], Settings(source=root / "tclint.toml"), jobs=1,
-                      use_cache=False).diagnostics
+                      use_cache=use_cache).diagnostics
 
 
 def test_a_break_inside_a_library_is_reported_at_the_call(tmp_path):
@@ -82,6 +83,23 @@ def test_a_break_inside_a_library_is_reported_at_the_call(tmp_path):
 def test_without_the_library_installed_the_call_is_unknown(tmp_path):
     _write(tmp_path, {"userpkg/__init__.py": "", "userpkg/model.py": USER})
     assert _lint(tmp_path, ["userpkg"]) == []
+
+
+def test_a_library_installed_after_a_cached_run_is_read(tmp_path):
+    # The linted files did not change, but what is installed beside them did: the last run's
+    # findings no longer hold.
+    _write(tmp_path, {"userpkg/__init__.py": "", "userpkg/model.py": USER})
+    assert _lint(tmp_path, ["userpkg"], use_cache=True) == []
+    _write(tmp_path, LIBRARY)
+    assert [d.code for d in _lint(tmp_path, ["userpkg"], use_cache=True)] == ["TC227"]
+
+
+def test_a_file_beside_the_linted_package_keeps_the_cached_run(tmp_path, monkeypatch):
+    _write(tmp_path, {**LIBRARY, "userpkg/__init__.py": "", "userpkg/model.py": USER})
+    assert [d.code for d in _lint(tmp_path, ["userpkg"], use_cache=True)] == ["TC227"]
+    (tmp_path / ".model.py.swp").write_text("")  # an editor's, not a library
+    monkeypatch.setattr(project, "_summaries", None)  # a cached run reads no summary
+    assert [d.code for d in _lint(tmp_path, ["userpkg"], use_cache=True)] == ["TC227"]
 
 
 def test_a_library_is_never_linted_as_the_project(tmp_path):
