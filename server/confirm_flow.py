@@ -13,7 +13,7 @@ from typing import Any
 from lsprotocol import types
 
 from tclint.server import confirm as confirm_mod
-from tclint.server import conversions
+from tclint.server import conversions, library_reads
 from tclint.server.workspace_index import normalize_path
 
 
@@ -115,7 +115,7 @@ class ConfirmFlow:
             proj = self.index.project(key)
             if not proj.summaries and proj.indexed:
                 self.index.index_project(key)
-            by_path = self.index.diagnostics(key)
+            by_path = library_reads.diagnostics(self.index, key)
             return proj.settings, [d for ds in by_path.values() for d in ds]
 
         try:

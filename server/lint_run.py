@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from tclint.server import conversions
+from tclint.server import conversions, library_reads
 from tclint.server.workspace_index import WorkspaceIndex
 
 
@@ -90,7 +90,7 @@ def analyze(index: WorkspaceIndex, snap: Snapshot, superseded: Callable[[], bool
     if superseded():
         return out if (out.errors or out.notices) else None
     try:
-        by_path = index.diagnostics(snap.key)
+        by_path = library_reads.diagnostics(index, snap.key)  # the index's, with installed libraries
     except Exception:  # noqa: BLE001
         out.errors.append(f"tclint: internal error while linting {snap.key}:\n{traceback.format_exc()}")
         return out
