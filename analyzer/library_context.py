@@ -83,14 +83,21 @@ class LibraryReader:
             hit = self.installed.find(dotted)
             if hit is None:
                 continue
-            rest = dotted.split(".")[len(hit.module.split(".")):]
-            if rest:
-                self._wanted.setdefault(hit.module, set()).add(rest[0])
-            if hit.module in self._library:  # read before: a new name asked of it
-                queue += sorted(self._expand(self._library[hit.module]))
-            for f in (hit, *self._registering(dotted.partition(".")[0])):
-                if f.path not in self._seen and f.path not in found and len(self.files) + len(found) < MAX_FILES:
-                    found[f.path] = f
+            asked = [(hit, dotted.split(".")[len(hit.module.split(".")):])]
+            package, _, name = dotted.rpartition(".")
+            if not asked[0][1] and package:
+                # a submodule, or what its package binds over it (`from .odeint import odeint`)
+                parent = self.installed.find(package)
+                if parent is not None and parent.is_package and parent.module == package:
+                    asked.append((parent, [name]))
+            for f, rest in asked:
+                if rest:
+                    self._wanted.setdefault(f.module, set()).add(rest[0])
+                if f.module in self._library:  # read before: a new name asked of it
+                    queue += sorted(self._expand(self._library[f.module]))
+                for g in (f, *self._registering(dotted.partition(".")[0])):
+                    if g.path not in self._seen and g.path not in found and len(self.files) + len(found) < MAX_FILES:
+                        found[g.path] = g
         self._seen.update(found)
         new = sorted(found.values(), key=lambda f: f.display)
         self.files.extend(new)

@@ -85,6 +85,23 @@ def test_without_the_library_installed_the_call_is_unknown(tmp_path):
     assert _lint(tmp_path, ["userpkg"]) == []
 
 
+def test_a_function_its_package_binds_over_a_submodule_of_the_same_name(tmp_path):
+    # As torchdiffeq's `from ._impl import odeint`: `deeplib._impl.solve` is a module, but the
+    # package binds the function over it, and what that function calls is read in turn.
+    _write(tmp_path, {
+        "deeplib/__init__.py": "from deeplib._impl import solve\n",
+        "deeplib/_impl/__init__.py": "from deeplib._impl.solve import solve\n",
+        "deeplib/_impl/solve.py": "from deeplib._impl.checks import check\n\n\ndef solve(y0, t):\n"
+                                  "    check(t)\n    return y0 * t[-1]\n",
+        "deeplib/_impl/checks.py": "def check(t):\n    if (t[1:] <= t[:-1]).any():\n        raise ValueError(t)\n",
+        "userpkg/__init__.py": "",
+        "userpkg/model.py": "import torch\nfrom deeplib import solve\n\n\n@torch.compile\ndef run(y0, t):\n"
+                            "    return solve(y0, t)\n"})
+    found = _lint(tmp_path, ["userpkg"])
+    assert [(Path(d.path).name, d.span.line, d.code) for d in found] == [("model.py", 7, "TC227")]
+    assert "(deeplib._impl.checks, line 2)" in found[0].message
+
+
 def test_a_library_installed_after_a_cached_run_is_read(tmp_path):
     # The linted files did not change, but what is installed beside them did: the last run's
     # findings no longer hold.
