@@ -40,14 +40,10 @@ class LibraryReader:
     a library's package re-exports those names from, and the modules of a library that hand
     functions to `allow_in_graph` (so that calls into them are known to stay whole)."""
 
-    def __init__(self, files: list[SourceFile], installed: Installed | None = None):
+    def __init__(self, files: list[SourceFile], installed: Installed | None = None, own: set[str] | None = None):
+        """`installed` and `own` (own_packages) as kept by a caller that reads again and again."""
         self.installed = installed if installed is not None else Installed(site_folders(files))
-        # the linted packages, also those without `__init__.py` files (namespace packages)
-        self._own = set(package_roots(files)) | {f.module.partition(".")[0] for f in files if f.module}
-        for f in files:
-            for folder in self.installed.folders:
-                if f.path.is_relative_to(folder):
-                    self._own.add(f.path.relative_to(folder).parts[0].removesuffix(".py"))
+        self._own = own if own is not None else own_packages(files, self.installed.folders)
         self._skipped = trace_rules.installed().skipped_modules
         self._seen: set[Path] = {f.path for f in files}
         self._wanted: dict[str, set[str]] = {}  # library module -> the names asked of it
@@ -173,6 +169,17 @@ class Installed:
                                               if _mentions(path, b"allow_in_graph")]
                     break
         return self._registering[top]
+
+
+def own_packages(files: list[SourceFile], folders: list[Path]) -> set[str]:
+    """The linted packages' top names, also those without `__init__.py` files (namespace
+    packages): never read as libraries."""
+    own = set(package_roots(files)) | {f.module.partition(".")[0] for f in files if f.module}
+    for f in files:
+        for folder in folders:
+            if f.path.is_relative_to(folder):
+                own.add(f.path.relative_to(folder).parts[0].removesuffix(".py"))
+    return own
 
 
 def site_folders(files: list[SourceFile]) -> list[Path]:

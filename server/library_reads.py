@@ -4,16 +4,21 @@ them (analyzer/library_context.py): a break inside a library is a TC227 at the u
 The server runs under the interpreter the editor picked (server/settings.py), so the
 site-packages it looks in are the project's. Libraries do not change while one types: each
 library module is read and summarized once (through the parse pool and the summary cache),
-and what was looked up on disk is kept until what is installed changes. Each run walks,
-round by round, from the project's compiled functions to the library modules they lead to,
-over those kept summaries, so an edit reads no library file and a new call into a module not
-read yet reads just that module. A project that calls no library found on disk takes the
-workspace index's own project phase, unchanged.
+and what was looked up on disk is kept until what is installed changes.
+
+The CLI works out the compiled region before the project phase to know which libraries to
+read. Here that would cost a second reach of the whole workspace on every edit, so the
+region comes from the project phase itself: the run reads the libraries that the last run's
+compiled code called, and its own region says whether those still stand; only an edit that
+changes them (a new call into a module not read yet) runs the phase again, with the new
+module read. A project that calls no library found on disk takes the workspace index's own
+project phase, unchanged.
 
 Everything here runs on the analysis thread, as workspace_index.py does.
 """
 from __future__ import annotations
 
+import functools
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,19 +27,26 @@ from typing import Any
 from tclint.server.parse_pool import SummaryFailed
 from tclint.server.workspace_index import Project, WorkspaceIndex
 
+# Phases one edit may run: the run with the last libraries, and one with those its region
+# calls for (a new call into a module not read yet); more only where a module read then leads
+# to yet another through code that only that module's callbacks reach.
+MAX_PHASES = 3
+
 
 @dataclass
 class _Libraries:
     """One project's libraries, kept between runs."""
-    files_key: tuple = ()  # (path, module) of the project's files the reader below was made for
-    reader_files: list = field(default_factory=list)  # those files, as the reader takes them
-    installed: Any = None  # library_context.Installed for the folders below
+    paths: tuple = ()  # the project's files that `files` and `own` were made for
+    files: list = field(default_factory=list)  # those files, as the library reader takes them
+    own: set[str] = field(default_factory=set)  # the project's top-level packages
+    installed: Any = None  # library_context.Installed for `folders`
     folders: list[Path] = field(default_factory=list)
     stamp: str | None = None  # library_context.site_stamp of those folders
     summaries: dict[str, Any] = field(default_factory=dict)  # library path -> FileSummary (None: unreadable)
     calls: dict[str, tuple[Any, bool]] = field(default_factory=dict)  # project path -> (summary, calls a library)
-    resolutions: Any = None  # analyzer.resolutions.Resolutions of the phase with libraries
-    last: tuple | None = None  # (settings, project summaries, stamp, findings by path) of that phase
+    read: list = field(default_factory=list)  # the library summaries the last run read
+    resolutions: Any = None  # the phase with libraries: what it resolved, and its last index
+    last: tuple | None = None  # (settings, project summaries, findings by path) of that phase
 
 
 _STATE: weakref.WeakKeyDictionary[WorkspaceIndex, dict[Path, _Libraries]] = weakref.WeakKeyDictionary()
@@ -43,73 +55,96 @@ _STATE: weakref.WeakKeyDictionary[WorkspaceIndex, dict[Path, _Libraries]] = weak
 def diagnostics(index: WorkspaceIndex, key: Path) -> dict[str, list]:
     """path -> analyzer Diagnostics for every file of the project, as WorkspaceIndex.diagnostics
     gives them, with the breaks inside the libraries the compiled code calls."""
-    from tclint.analyzer.library_context import Installed, site_folders, site_stamp
     from tclint.server import heap
 
     proj = index.project(key)
     state = _STATE.setdefault(index, {}).setdefault(key, _Libraries())
-    files_key = tuple((path, summary.module) for path, summary in proj.summaries.items())
-    if files_key != state.files_key:
-        state.files_key, state.reader_files = files_key, [_as_file(path, s) for path, s in proj.summaries.items()]
-        state.calls = {}  # what is the project's own and what a library changed
-        folders = site_folders(state.reader_files)
-        if folders != state.folders:
-            state.folders, state.installed = folders, Installed(folders)
-    stamp = site_stamp(state.folders)
-    if stamp != state.stamp:  # something was installed or removed: look again, read again
-        state.stamp, state.installed = stamp, Installed(state.folders)
-        state.summaries, state.calls, state.last = {}, {}, None
+    _follow_disk(proj, state)
     last = state.last
     if last is not None and last[0] == proj.settings and _same(last[1], proj.summaries):
-        return last[3]
+        return last[2]
     with heap.collector_off():
-        libraries = _read(index, proj, state)
-        if not libraries:
-            state.last = None
+        calling = _calling(proj, state)
+        if not calling:
+            state.read, state.last = [], None
             return index.diagnostics(key)
-        from tclint.analyzer.project import project_diagnostics
-        from tclint.analyzer.resolutions import Resolutions
-
-        if state.resolutions is None:
-            state.resolutions = Resolutions()
-        paths = frozenset(s.path for s in libraries)
-        found = project_diagnostics([*proj.summaries.values(), *libraries], proj.settings, state.resolutions,
-                                    library=paths)
-    by_path: dict[str, list] = {}
-    for d in found:
-        if d.path not in paths:  # e.g. a library's unused noqa
-            by_path.setdefault(d.path, []).append(d)
-    state.last = (proj.settings, dict(proj.summaries), stamp, by_path)
+        if getattr(proj.resolutions, "made", False) is False:  # the index's phase hands back its region too
+            proj.resolutions, proj.last_run = _reaching(), None
+        read = state.read
+        for _ in range(MAX_PHASES):
+            by_path, reached = _phase(index, key, proj, state, read)
+            state.read = read
+            again = _walk(index, proj, state, calling, reached)
+            if [s.path for s in again] == [s.path for s in read]:
+                break
+            read = again
+    state.last = (proj.settings, dict(proj.summaries), by_path) if state.read else None
     return by_path
 
 
-def _read(index: WorkspaceIndex, proj: Project, state: _Libraries) -> list:
-    """The library modules' summaries the project's compiled code leads to, in the order the
-    CLI reads them (round by round), each read from disk once."""
-    from tclint.analyzer import regions
-    from tclint.analyzer.library_context import LibraryReader
-    from tclint.analyzer.resolutions import Resolutions
+def _follow_disk(proj: Project, state: _Libraries) -> None:
+    """The project's files as the reader takes them, and what is installed, as they are now."""
+    from tclint.analyzer.library_context import Installed, own_packages, site_folders, site_stamp
 
-    reader = LibraryReader(state.reader_files, state.installed)
-    summaries = list(proj.summaries.values())
-    calls = False
+    paths = tuple(proj.summaries)
+    if paths != state.paths:
+        state.paths, state.calls = paths, {}  # what is the project's own and what a library changed
+        state.files = [_as_file(path, s) for path, s in proj.summaries.items()]
+        folders = site_folders(state.files)
+        if folders != state.folders:
+            state.folders, state.installed = folders, Installed(folders)
+        state.own = own_packages(state.files, state.folders)
+    stamp = site_stamp(state.folders)
+    if stamp != state.stamp:  # something was installed or removed: look again, read again
+        state.stamp, state.installed = stamp, Installed(state.folders)
+        state.summaries, state.calls, state.read, state.last = {}, {}, [], None
+
+
+def _calling(proj: Project, state: _Libraries) -> list:
+    """The project's summaries that call into (or build on) a library found on disk."""
+    from tclint.analyzer.library_context import LibraryReader
+
+    reader = LibraryReader(state.files, state.installed, state.own)
+    out = []
     for path, summary in proj.summaries.items():
         known = state.calls.get(path)
         if known is None or known[0] is not summary:
             known = state.calls[path] = (summary, reader.calls_libraries([summary]))
-        calls = calls or known[1]
-    if not calls:
-        return []
-    # What the compiled code reaches without the libraries, as the CLI works it out: through
-    # the project's kept resolutions, which the project phase without libraries uses too.
-    if proj.resolutions is None:
-        proj.resolutions = Resolutions()
-    project_index = proj.resolutions.index(summaries)
-    roots = regions.find_roots(project_index, proj.settings.assume_forward_compiled, list(proj.settings.roots))
-    reached = set(regions.reach(project_index, roots))
-    proj.resolutions.keep(project_index.name_caches())
+        if known[1]:
+            out.append(summary)
+    return out
+
+
+def _phase(index: WorkspaceIndex, key: Path, proj: Project, state: _Libraries, read: list) -> tuple[dict, set]:
+    """The project phase with the library modules `read`, and the compiled region it found."""
+    if not read:
+        by_path = index.diagnostics(key)
+        if proj.resolutions.made is None:  # answered from before this index's resolutions were ours
+            proj.last_run = None
+            by_path = index.diagnostics(key)
+        return by_path, proj.resolutions.made.reached
+    from tclint.analyzer.project import project_diagnostics
+
+    if state.resolutions is None:
+        state.resolutions = _reaching()
+    paths = frozenset(s.path for s in read)
+    found = project_diagnostics([*proj.summaries.values(), *read], proj.settings, state.resolutions,
+                                library=paths)
+    by_path: dict[str, list] = {}
+    for d in found:
+        if d.path not in paths:  # e.g. a library's unused noqa
+            by_path.setdefault(d.path, []).append(d)
+    return by_path, state.resolutions.made.reached
+
+
+def _walk(index: WorkspaceIndex, proj: Project, state: _Libraries, calling: list, reached: set) -> list:
+    """The library modules' summaries that the compiled functions among `calling` lead to,
+    round by round in the CLI's order, each read from disk once."""
+    from tclint.analyzer.library_context import LibraryReader
+
+    reader = LibraryReader(state.files, state.installed, state.own)
     out = []
-    new = reader.next_round(summaries, reached=reached)
+    new = reader.next_round(calling, reached=reached)
     while new:
         found = [s for s in (_summary(index, proj, state, f) for f in new) if s is not None]
         out += found
@@ -146,6 +181,25 @@ def _summarize(index: WorkspaceIndex, proj: Project, f) -> Any:
     if cache is not None:
         cache.put(key, summary)
     return summary
+
+
+@functools.cache
+def _reaching_class():
+    from tclint.analyzer.resolutions import Resolutions
+
+    class Reaching(Resolutions):
+        """Resolutions that keep the last index they made: its `reached` is the run's region."""
+        made: Any = None
+
+        def index(self, files):
+            self.made = super().index(files)
+            return self.made
+
+    return Reaching
+
+
+def _reaching():
+    return _reaching_class()()
 
 
 def _as_file(path: str, summary: Any):

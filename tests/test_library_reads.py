@@ -12,6 +12,7 @@ from pathlib import Path
 
 from test_library_context import LIBRARY, USER, _write
 
+from tclint.analyzer import project
 from tclint.analyzer.config import Settings
 from tclint.server import library_reads
 from tclint.server.workspace_index import WorkspaceIndex
@@ -68,9 +69,12 @@ def test_an_edit_reads_no_library_again_and_a_new_call_reads_one_module(tmp_path
     text = (tmp_path / "userpkg" / "model.py").read_text()
 
     read.clear()
+    phases = []
+    real = project.project_diagnostics
+    monkeypatch.setattr(project, "project_diagnostics", lambda *a, **k: phases.append(1) or real(*a, **k))
     index.set_buffer(model, text.replace("return solverlib.solve(y, t)", "return solverlib.solve(y * 3, t)"))
     assert [f[5] for f in _findings(library_reads.diagnostics(index, key))] == ["TC227"]
-    assert read == []
+    assert read == [] and len(phases) == 1  # no second pass over the project to find its region
 
     index.set_buffer(model, text.replace("    y = solverlib.scaled(y0)", "    y = solverlib.steps.euler(y0, 0.1)"))
     found = _findings(library_reads.diagnostics(index, key))
