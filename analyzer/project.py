@@ -149,21 +149,28 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
 
 def _libraries(files, summaries, settings: Settings, cache, jobs):
     """The installed libraries' modules the compiled code leads to, read and summarized round
-    by round (what each round's modules are asked for gives the next)."""
+    by round (what each round's modules are asked for gives the next). The compiled region is
+    worked out again with what was read, until it asks for nothing new: a function the user
+    passes into a library (an ODE's right-hand side) is compiled code too, and so is what it
+    calls (the language server gets the same region from its project phase)."""
     reader = LibraryReader(files)
     if not reader.calls_libraries(summaries):
         return [], []
-    index = regions.ProjectIndex(summaries)
-    roots = regions.find_roots(index, settings.assume_forward_compiled, list(settings.roots))
     inputs, out = [], []
-    new = reader.next_round(summaries, reached=set(regions.reach(index, roots)))
-    while new:
-        read = _read_files(new, settings, [], {}, {})
-        inputs += read
-        found = _summaries(read, cache, jobs)
-        out += found
-        new = reader.next_round(found)
-    return inputs, out
+    while True:
+        index = regions.ProjectIndex(summaries + out)
+        library = {s.path for s in out}
+        roots = [r for r in regions.find_roots(index, settings.assume_forward_compiled, list(settings.roots))
+                 if index.functions[r.function][0].path not in library]
+        new = reader.next_round(summaries, reached=set(regions.reach(index, roots)))
+        if not new:
+            return inputs, out
+        while new:
+            read = _read_files(new, settings, [], {}, {})
+            inputs += read
+            found = _summaries(read, cache, jobs)
+            out += found
+            new = reader.next_round(found)
 
 
 def _run_key(settings: Settings, inputs, context, installed: str) -> str:

@@ -54,6 +54,27 @@ USER = '''
         return solverlib.solve(y, t)
     '''
 CALL_LINE = 9
+# A library that calls back into the user's code, which calls into another library.
+CALLBACK_LIBRARIES = {
+    "odelib/__init__.py": "def integrate(func, y):\n    return func(y)\n",
+    "mathlib/__init__.py": "def norm(y):\n    if (y > 0).any():\n        return y\n    return -y\n",
+}
+CALLBACK_USER = '''
+        import torch
+
+        import mathlib
+        import odelib
+
+
+        def rhs(y):
+            return mathlib.norm(y)
+
+
+        @torch.compile
+        def run(y):
+            return odelib.integrate(rhs, y)
+        '''
+CALLBACK_LINE = 8
 
 
 def _write(folder: Path, files: dict[str, str]) -> None:
@@ -102,6 +123,14 @@ def test_a_function_its_package_binds_over_a_submodule_of_the_same_name(tmp_path
     assert "(deeplib._impl.checks, line 2)" in found[0].message
 
 
+def test_a_function_passed_into_a_library_is_compiled_code_too(tmp_path):
+    # The library calls the user's `rhs`, which calls into another library: read as well.
+    _write(tmp_path, {**CALLBACK_LIBRARIES, "userpkg/__init__.py": "", "userpkg/model.py": CALLBACK_USER})
+    found = _lint(tmp_path, ["userpkg"])
+    assert [(Path(d.path).name, d.span.line, d.code) for d in found] == [("model.py", CALLBACK_LINE, "TC227")]
+    assert "`norm` breaks the graph inside an installed library (mathlib, line 2)" in found[0].message
+
+
 def test_a_library_installed_after_a_cached_run_is_read(tmp_path):
     # The linted files did not change, but what is installed beside them did: the last run's
     # findings no longer hold.
@@ -128,12 +157,18 @@ def test_a_library_is_never_linted_as_the_project(tmp_path):
 
 
 @pytest.mark.dynamo
-def test_dynamo_breaks_inside_the_library_on_that_call(tmp_path):
+@pytest.mark.parametrize("libraries, user, call, line", [
+    (LIBRARY, USER, "run(torch.ones(2), torch.tensor([0.0, 1.0]))", CALL_LINE),
+    (CALLBACK_LIBRARIES, CALLBACK_USER, "run(torch.ones(2))", CALLBACK_LINE),
+], ids=["call", "callback"])
+def test_dynamo_breaks_inside_the_library_on_that_call(tmp_path, libraries, user, call, line):
     if importlib.util.find_spec("torch") is None:
         pytest.skip("torch is not installed")
-    _write(tmp_path, LIBRARY)
-    source = f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\n" + textwrap.dedent(USER).lstrip("\n")
-    case = {"id": "library", "source": source, "call": "run(torch.ones(2), torch.tensor([0.0, 1.0]))"}
+    _write(tmp_path, libraries)
+    # The snippet's own folder too: Dynamo imports the module of a function a library calls back.
+    source = (f"import os, sys\nsys.path[:0] = [{str(tmp_path)!r}, os.path.dirname(__file__)]\n"
+              + textwrap.dedent(user).lstrip("\n"))
+    case = {"id": "library", "source": source, "call": call}
     proc = subprocess.run([sys.executable, str(Path(__file__).with_name("dynamo_oracle.py"))],
                           input=json.dumps([case]), capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -141,5 +176,5 @@ def test_dynamo_breaks_inside_the_library_on_that_call(tmp_path):
     assert result["error"] is None
     # The two lines put in front of the snippet shift it down by 2. The library's frames,
     # traced on their own after that break, break again with no snippet line on their stack.
-    at_snippet = {(gb, line - 2) for gb, line in result["breaks"] if line is not None}
-    assert at_snippet == {("Data-dependent branching", CALL_LINE)}
+    at_snippet = {(gb, at - 2) for gb, at in result["breaks"] if at is not None}
+    assert at_snippet == {("Data-dependent branching", line)}

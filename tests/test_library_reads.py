@@ -10,7 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_library_context import LIBRARY, USER, _write
+import pytest
+from test_library_context import CALLBACK_LIBRARIES, CALLBACK_USER, LIBRARY, USER, _write
 
 from tclint.analyzer import project
 from tclint.analyzer.config import Settings
@@ -46,9 +47,11 @@ def _reads(monkeypatch) -> list[str]:
     return read
 
 
-def test_the_server_reports_what_the_cli_reports(tmp_path):
+@pytest.mark.parametrize("libraries, user", [(LIBRARY, USER), (CALLBACK_LIBRARIES, CALLBACK_USER)],
+                         ids=["call", "callback"])
+def test_the_server_reports_what_the_cli_reports(tmp_path, libraries, user):
     # The workspace is the user's package; the library lies beside it, as in a site folder.
-    _write(tmp_path, {**LIBRARY, "userpkg/__init__.py": "", "userpkg/model.py": USER})
+    _write(tmp_path, {**libraries, "userpkg/__init__.py": "", "userpkg/model.py": user})
     proc = subprocess.run([sys.executable, "-m", "tclint.analyzer", "--no-cache", "--format", "json", "userpkg"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONIOENCODING": "utf-8"})
