@@ -12,7 +12,8 @@
 # Env: TRIAGE=1 (also sort the misses: not reached, or not recognised; triage.py),
 #      LINT_CMD (default: this checkout's .venv/bin/tclint --format json --no-cache
 #      --config @CONFIG@), OUT (default $AUDIT_HOME/out), SCORE, VERBOSE=1 (every miss
-#      and false alarm).
+#      and false alarm), ONLY=PREFIX[,PREFIX] (score the cases whose id starts so, e.g.
+#      ONLY=zuko_cases,julius_cases: a sample of packages alone).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
@@ -57,6 +58,18 @@ if [ "$REBUILD" = 1 ]; then
   "$VENV/bin/python" "$HERE/truth.py" -o "$TRUTH" -j "$JOBS" >&2
 fi
 
+if [ -n "${ONLY:-}" ]; then
+  python3 - "$TRUTH" "$OUT/truth-only.json" "$ONLY" <<'PY'
+import json, sys
+truth = json.load(open(sys.argv[1]))
+keep = tuple(sys.argv[3].split(","))
+for key in ("cases", "failed_cases"):
+    truth[key] = [c for c in truth.get(key, []) if c["case"].startswith(keep)]
+json.dump(truth, open(sys.argv[2], "w"))
+print(f"== ONLY {sys.argv[3]}: {len(truth['cases'])} cases", file=sys.stderr)
+PY
+  TRUTH="$OUT/truth-only.json"
+fi
 python3 "$HERE/lint_inputs.py" "$TRUTH" "$SITE" "$OUT"
 LINT_CMD="${LINT_CMD//@CONFIG@/$OUT/tclint.toml}"
 mapfile -t PATHS < "$OUT/files.txt"

@@ -36,6 +36,10 @@ STUDIED = {
     "julius", "entmax", "zuko", "pytorch_metric_learning", "geomloss",
     "torchcde", "normflows", "torch_optimizer", "ncps", "fast_pytorch_kmeans", "rotary_embedding_torch",
     "nystrom_attention", "perceiver_pytorch", "torch_dct", "torchode",
+    "auraloss", "torch_ema", "schedulefree", "prodigyopt", "torchcrf", "mambapy", "pytorch_tabnet",
+    "asteroid_filterbanks", "performer_pytorch", "axial_positional_embedding", "x_unet",
+    "reformer_pytorch", "routing_transformer", "linear_attention_transformer", "linformer",
+    "product_key_memory", "mixture_of_experts", "dadaptation", "pytorch_wavelets",
 }
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>.+)$')
 _WRAPPERS = ("Encountered graph break when attempting to trace", "Failed to handle graph break gracefully",
