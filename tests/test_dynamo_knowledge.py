@@ -92,6 +92,17 @@ def test_the_shipped_table_for_2_13_holds_dynamos_verdicts():
     assert calls.verdict("functools.partial") is None
 
 
+def test_numpy_functions_torch_numpy_lacks_break_as_dynamos_map_says():
+    calls = dynamo_calls.load(dynamo_calls.tables()[(2, 13)], trace_rules.EMPTY)
+    found = calls.verdict("numpy.asanyarray")
+    assert (found.graph_break.gb_id, found.source) == ("GB0294", "numpy_map")
+    assert calls.verdict("numpy.nanmean").source == "numpy_map"
+    assert calls.verdict("numpy.linalg.vector_norm").source == "numpy_map"
+    assert calls.verdict("numpy.concatenate") is None  # torch._numpy has it: traced
+    assert calls.verdict("numpy.linalg.norm") is None
+    assert calls.verdict("numpy.where").source == "probe"  # a probed row keeps its source
+
+
 def test_the_message_names_the_torch_version_of_the_verdict():
     source = "import bisect\nimport torch\n@torch.compile\ndef f(x, grid):\n    return x + bisect.bisect(grid, 0.5)\n"
     [found] = [d for d in api.lint_source(source, path="m.py") if d.code == "TC220"]

@@ -25,7 +25,9 @@ class CallVerdict:
     qualname: str
     graph_break: hazards.GraphBreak
     torch_version: str  # "2.13"
-    source: str  # "probe" (Dynamo ran the call) or "trace_rules" (torch's skip lists say so)
+    # "probe" (Dynamo ran the call), "numpy_map" (a NumPy function Dynamo's map to torch._numpy
+    # lacks; tools/numpy_support.py) or "trace_rules" (torch's skip lists say so)
+    source: str
 
 
 @dataclass(frozen=True)
@@ -34,12 +36,14 @@ class CallTable:
     breaks: dict[str, hazards.GraphBreak]  # qualname -> the break Dynamo reported
     traced: frozenset[str]  # qualnames Dynamo traced without a break
     rules: trace_rules.TraceRules
+    from_numpy_map: frozenset[str] = frozenset()  # rows read off Dynamo's NumPy map, not run
 
     def verdict(self, qualname: str) -> CallVerdict | None:
         """The break a call to `qualname` causes, or None when it traces (or nothing says)."""
         found = self.breaks.get(qualname)
         if found is not None:
-            return CallVerdict(qualname, found, self.torch_version, "probe")
+            source = "numpy_map" if qualname in self.from_numpy_map else "probe"
+            return CallVerdict(qualname, found, self.torch_version, source)
         if qualname in self.traced:
             return None
         if self.rules.verdict(qualname) == "skipped":
@@ -75,13 +79,14 @@ def load(path: Path, rules: trace_rules.TraceRules) -> CallTable:
     raw = json.loads(path.read_text(encoding="utf-8"))
     breaks: dict[str, hazards.GraphBreak] = {}
     traced: set[str] = set()
+    from_map = {name for name, row in raw.get("calls", {}).items() if row.get("from") == "np_to_tnp_map"}
     for name, row in raw.get("calls", {}).items():
         if row.get("breaks"):
             breaks[name] = hazards.GraphBreak(row.get("gb_id") or "", row.get("gb_type") or "")
         else:
             traced.add(name)
     version = ".".join(str(raw.get("torch", "")).split(".")[:2])
-    return CallTable(version, breaks, frozenset(traced), rules)
+    return CallTable(version, breaks, frozenset(traced), rules, frozenset(from_map))
 
 
 @functools.lru_cache(maxsize=1)

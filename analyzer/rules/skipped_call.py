@@ -24,7 +24,9 @@ class SkippedCall(Rule):
     `bisect.bisect`, `hashlib`, `linecache`, `pickle`), objects it cannot build (`numpy.random.SeedSequence`,
     `types.SimpleNamespace`), methods of objects it cannot trace (`self.rng.normal()` on a
     NumPy `default_rng()` built in `__init__`) and torch functions its trace rules mark as skipped
-    (`torch.jit.isinstance`, `torch.typename`). The verdicts come from a table made by running
+    (`torch.jit.isinstance`, `torch.typename`), and NumPy functions that `torch._numpy`, through
+    which Dynamo traces NumPy, does not implement (`np.asanyarray`, `np.nanmean`, `np.isin`,
+    read off Dynamo's own map by `tools/numpy_support.py`). The verdicts come from a table made by running
     each call under Dynamo (one per torch version, `tools/probe_dynamo.py`) and from the
     installed torch's own skip lists; the message names the torch version.
 
@@ -51,7 +53,8 @@ class SkippedCall(Rule):
     name = "skipped-call"
     message = "Dynamo does not trace this call; the graph breaks here"
     graph_break = hazards.SKIPPED
-    also_predicts = (hazards.BUILTIN_OP, hazards.METHOD_CALL, hazards.NUMPY_UNSUPPORTED, hazards.INLINE_SKIPPED)
+    also_predicts = (hazards.BUILTIN_OP, hazards.METHOD_CALL, hazards.NUMPY_UNSUPPORTED, hazards.INLINE_SKIPPED,
+                     hazards.NON_TENSOR_RESULT)
 
     VALID = [
         Example("""
@@ -116,8 +119,42 @@ class SkippedCall(Rule):
                     y = x * s.factor
                 return y
         """, call="f(torch.randn(3))"),
+        Example("""
+            import numpy as np
+            import torch
+            @torch.compile
+            def f(x):
+                # torch._numpy implements these, so Dynamo traces them; jit's query is a constant
+                idx = np.where(np.fmod(np.arange(-1, 3), 3) < 0, 0, np.arange(-1, 3))
+                if torch.jit.is_tracing():
+                    return x
+                return x[idx]
+        """, call="f(torch.randn(4))"),
     ]
     INVALID = [
+        Example("""
+            import numpy as np
+            import torch
+            @torch.compile
+            def f(x):
+                idx = np.asanyarray(np.arange(0, 2))
+                return x[idx]
+        """, call="f(torch.randn(4))"),
+        Example("""
+            import numpy as np
+            import torch
+            @torch.compile
+            def f(x, counts):
+                return x * np.nanmean(counts)
+        """, call="f(torch.randn(4), np.array([1.0, np.nan, 3.0]))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                if not torch._C._is_tracing():
+                    return x + 1
+                return x
+        """, call="f(torch.randn(3))"),
         Example("""
             import hashlib
             import torch
@@ -224,8 +261,9 @@ class SkippedCall(Rule):
         if verdict is None or verdict.graph_break.gb_type in _VALUE_DEPENDENT:
             return
         name = qual.removeprefix("builtins.").replace("().", "(...).")
-        why = ("Dynamo broke on it when probed" if verdict.source == "probe"
-               else "its trace rules skip it")
+        why = {"probe": "Dynamo broke on it when probed",
+               "numpy_map": "torch._numpy, through which Dynamo traces NumPy, has no such function"
+               }.get(verdict.source, "its trace rules skip it")
         self.report(node, f"Dynamo does not trace `{name}()` (torch {verdict.torch_version}: {why}, "
                           f"\"{verdict.graph_break.gb_type}\"); the graph breaks here. Call it before "
                           f"the compiled region and pass the result in", graph_break=verdict.graph_break)

@@ -24,6 +24,8 @@ import tempfile
 import warnings
 from pathlib import Path
 
+import numpy_support  # beside this file (run as a script)
+
 DATACLASS = "@dataclasses.dataclass\nclass DC:\n    a: int = 1\n"
 
 # (qualified name, statement(s) in the compiled body, set-up run once at module level).
@@ -329,6 +331,7 @@ CASES: list[tuple[str, str, str]] = [
     ("torch.get_autocast_dtype", "torch.get_autocast_dtype('cpu')", ""),
     ("torch.get_autocast_gpu_dtype", "torch.get_autocast_gpu_dtype()", ""),
     ("torch._C._get_tracing_state", "torch._C._get_tracing_state()", ""),
+    ("torch._C._is_tracing", "torch._C._is_tracing()", ""),
     ("torch.overrides.has_torch_function", "torch.overrides.has_torch_function((x,))", ""),
     ("torch.cuda.nvtx.range_push", "torch.cuda.nvtx.range_push('r')", ""),
     ("torch.nn.utils.rnn.pack_padded_sequence",
@@ -463,7 +466,7 @@ def main(argv: list[str] | None = None) -> int:
         "python": platform.python_version(),
         "numpy": sys.modules["numpy"].__version__,
         "probe": "analyzer/knowledge/tools/probe_dynamo.py",
-        "calls": dict(sorted(calls.items())),
+        "calls": numpy_support.merge(calls),  # plus the NumPy functions Dynamo's own map lacks
     }
     major_minor = ".".join(version.split(".")[:2])
     out = args.output or Path(__file__).resolve().parent.parent / f"dynamo_calls_{major_minor}.json"
