@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from tclint.analyzer.call_refs import CallRef, ParamCallable
+from tclint.analyzer.project_passers import Passers
 from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.summary import FileSummary
 
@@ -39,6 +40,7 @@ class TrackedIndex(ProjectIndex):
         # the keys whose entry used it: forgetting a resolution forgets those entries.
         self._callees: dict[str, tuple] = names.get("callees", {})
         self._callee_users: dict[CallRef, set[str]] = names.get("callee_users", {})
+        self._kept_passers: Passers = names.get("passers") or Passers()
         self.reads = reads
         self.groups = groups
         self._frames: list[set] = []  # the names read by each entry being computed, innermost last
@@ -93,7 +95,7 @@ class TrackedIndex(ProjectIndex):
 
     def name_caches(self) -> dict:
         return {**super().name_caches(), "module_classes": self._module_classes, "callees": self._callees,
-                "callee_users": self._callee_users}
+                "callee_users": self._callee_users, "passers": self._kept_passers}
 
     # -- what an edit drops (analyzer/resolutions.py) ---------------------------------------
     def forget(self, entry: tuple) -> None:
@@ -101,6 +103,7 @@ class TrackedIndex(ProjectIndex):
         if cache == "resolved":
             for user in self._callee_users.pop(key, ()):
                 self._callees.pop(user, None)
+            self._kept_passers.forget_ref(key)
         {"resolved": self._resolved, "dotted": self._dotted, "mro": self._mro, "wrappers": self._wrappers,
          "families": self._families, "module_classes": self._module_classes}[cache].pop(key, None)
 
@@ -145,6 +148,22 @@ class TrackedIndex(ProjectIndex):
         for site in fn.calls:
             self._callee_users.setdefault(site.ref, set()).add(key)
         return found
+
+    def _sites_passing_functions(self):
+        """Kept between runs (analyzer/project_passers.py). Which sites pass functions reads
+        every function of the project."""
+        if self._frames:
+            self._note_everything()
+        if self._passers is None:
+            frames, self._frames = self._frames, []
+            views = self.modules, self.functions, self.classes, self.methods_by_name
+            self.modules, self.functions, self.classes, self.methods_by_name = self._plain
+            try:
+                self._passers = self._kept_passers.refresh(self.functions, self.files, self.resolve_ref)
+            finally:
+                self._frames = frames
+                self.modules, self.functions, self.classes, self.methods_by_name = views
+        return self._passers
 
     def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[str, str] | None:
         if depth:

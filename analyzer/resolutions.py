@@ -27,7 +27,8 @@ from tclint.analyzer.summary import FileSummary
 # name cache of ProjectIndex is kept only while no file changes its names.
 ENTRY_CACHES = ("resolved", "dotted", "mro", "wrappers", "families", "module_classes")
 TABLES = ("subclasses", "defs_by_name", "aliases")
-CALLEES = ("callees", "callee_users")  # per function, dropped with the resolutions they used
+# per function, dropped with the resolutions they used
+CALLEES = ("callees", "callee_users", "passers")
 
 
 class Resolutions:

@@ -1,0 +1,74 @@
+"""Which call sites pass functions to which callees, kept between project phases.
+
+What a function's parameter runs when called (`fn(x)` in `apply(fn, x)`) comes from every
+site in the project that calls that function with functions as arguments
+(ProjectIndex._sites_passing_functions). Transformers' models hold some 38,000 such sites;
+resolving and sorting them again on every edit was a quarter of an edit's project phase.
+Here each function's (and each file's module-level) sites are kept with the callees they
+resolved to, and redone only where the function's summary changed or a resolution it used
+was dropped (analyzer/project_reads.py calls `forget_ref`). Which site comes first does not
+matter: their callables are taken as a set.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from tclint.analyzer.call_refs import CallRef, ParamCallable
+from tclint.analyzer.summary import CallSite
+
+Source = str  # a function's key, or a file's path for its module-level sites (a key holds no `/`)
+
+
+class Passers:
+    def __init__(self) -> None:
+        self._sources: dict[Source, tuple[object, list[tuple[CallSite, tuple[str, ...]]]]] = {}
+        self._by_callee: dict[str, dict[Source, list[CallSite]]] = {}
+        self._users: dict[CallRef, set[Source]] = {}  # a resolution -> the sources that used it
+
+    def forget_ref(self, ref: CallRef) -> None:
+        """A resolution was dropped: the sites that used it are resolved again."""
+        for source in self._users.pop(ref, ()):
+            self._drop(source)
+
+    def refresh(self, functions: dict, files: Iterable, resolve: Callable[[CallRef], tuple[str, ...]]) -> "Passers":
+        """Up to date with `functions` (key -> (file, summary)) and `files`, resolving new
+        sites with `resolve`."""
+        kept = self._sources
+        for key, (_, fn) in functions.items():  # some 30,000: the loop does no more than it must
+            was = kept.get(key)
+            if was is None or was[0] is not fn:
+                self._update(key, fn, fn.calls, resolve)
+        paths = set()
+        for fs in files:
+            paths.add(fs.path)
+            was = kept.get(fs.path)
+            if was is None or was[0] is not fs:
+                self._update(fs.path, fs, fs.module_calls, resolve)
+        for source in kept.keys() - functions.keys() - paths:
+            self._drop(source)
+        return self
+
+    def get(self, callee: str, default=()) -> list[CallSite]:
+        found = self._by_callee.get(callee)
+        return [site for sites in found.values() for site in sites] if found else default
+
+    def _update(self, source: Source, owner, calls: list[CallSite], resolve) -> None:
+        self._drop(source)
+        pairs = [(site, resolve(site.ref)) for site in calls
+                 if site.callables and not isinstance(site.ref, ParamCallable)]
+        self._sources[source] = (owner, pairs)
+        for site, callees in pairs:
+            self._users.setdefault(site.ref, set()).add(source)
+            for callee in callees:
+                self._by_callee.setdefault(callee, {}).setdefault(source, []).append(site)
+
+    def _drop(self, source: Source) -> None:
+        _, pairs = self._sources.pop(source, (None, ()))
+        for site, callees in pairs:
+            users = self._users.get(site.ref)
+            if users is not None:
+                users.discard(source)
+            for callee in callees:
+                by_source = self._by_callee.get(callee)
+                if by_source is not None and by_source.pop(source, None) is not None and not by_source:
+                    del self._by_callee[callee]
