@@ -206,7 +206,8 @@ class WorkspaceIndex:
 
         proj = self.project(key)
         last = proj.last_run
-        if last is not None and last[0] == proj.settings and _same_summaries(last[1], proj.summaries):
+        if last is not None and last[0] == proj.settings and _same_summaries(last[1], proj.summaries,
+                                                                             proj.resolutions):
             return last[2]  # the project phase is a function of these two: its findings stand
         if proj.resolutions is None:
             from tclint.analyzer.resolutions import Resolutions
@@ -228,11 +229,23 @@ class WorkspaceIndex:
         return by_path
 
 
-def _same_summaries(before: dict[str, Any], now: dict[str, Any]) -> bool:
-    """Whether every file's summary is the one (or equal to the one) of the last run: an
-    edit inside a function body that changes no call, finding or span leaves it equal."""
-    return before.keys() == now.keys() and all(
-        before[path] is summary or before[path] == summary for path, summary in now.items())
+def _same_summaries(before: dict[str, Any], now: dict[str, Any], resolutions: Any) -> bool:
+    """Whether every file's summary is the one (or equal to the one) of the last run, or
+    differs from it in nothing the project phase reads (analyzer/project_effect.py): an
+    edit inside a function body that changes no call, finding or span leaves it equal.
+    `before` stays the last run's, which the kept tables of `resolutions` were built from."""
+    if before.keys() != now.keys():
+        return False
+    changed = [path for path, summary in now.items() if before[path] is not summary and before[path] != summary]
+    if not changed:
+        return True
+    if resolutions is None or resolutions.tables.tables is None or len(changed) > 1:
+        return False
+    from tclint.analyzer.project_effect import same_in_effect
+
+    path = changed[0]
+    return same_in_effect(before[path], now[path], list(before.values()), resolutions.tables.tables,
+                          resolutions.names)
 
 
 def project_key(folders: list[Path], path: str) -> Path:

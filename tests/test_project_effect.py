@@ -1,0 +1,81 @@
+"""A re-summarized file whose only change is a module-level `x = f(...)` of a call that runs
+nothing in the project (`logger = logging.get_logger(__name__)` and `... or None`) leaves the
+project phase's findings as they were: the server answers without running it again. A value
+that does run project code (`STORE = Store()`, `_p = wrap(f)`) is not such a change."""
+import pytest
+
+from tclint.analyzer import api
+from tclint.analyzer.api import summarize_source
+from tclint.analyzer.config import Settings
+from tclint.analyzer.project import project_diagnostics
+from tclint.analyzer.project_effect import same_in_effect
+from tclint.analyzer.project_tables import key_tables
+from tclint.server.workspace_index import WorkspaceIndex
+
+MODEL = '''import logging
+import torch
+from store import Store, wrap
+
+{line}
+
+
+class Net(torch.nn.Module):
+    def forward(self, x):
+        return x.sum().item()
+'''
+STORE = '''class Store:
+    def get(self, x):
+        return x.sum().item()
+
+
+def wrap(f):
+    def inner(x):
+        return f(x)
+    return inner
+
+
+def step(x):
+    return x
+'''
+
+
+def _files(line: str):
+    return [summarize_source(STORE, "/p/store.py", "store"),
+            summarize_source(MODEL.format(line=line), "/p/model.py", "model")]
+
+
+@pytest.mark.parametrize("before, after, same", [
+    ("logger = logging.getLogger(__name__)", "logger = logging.getLogger(__name__) or None", True),
+    ("logger = logging.getLogger(__name__)", "logger = logging.getLogger('other')", True),
+    ("logger = logging.getLogger(__name__)", "", True),
+    ("STORE = Store()", "STORE = Store() or None", False),  # STORE.get() runs Store.get
+    ("_p = wrap(step)", "_p = wrap(step) or None", False),  # _p() runs wrap's inner
+    ("logger = logging.getLogger(__name__)", "logger = logging.getLogger(__name__)\nimport os", False),
+])
+def test_an_entry_of_a_call_that_runs_nothing_in_the_project_is_no_change(before, after, same):
+    files = _files(before)
+    edited = _files(after)[1]
+    assert same_in_effect(files[1], edited, files, key_tables(files)) is same
+    if same:
+        assert project_diagnostics(files, Settings()) == project_diagnostics([files[0], edited], Settings())
+
+
+def test_the_server_answers_such_an_edit_from_the_last_run_in_both_directions(tmp_path, monkeypatch):
+    (tmp_path / "store.py").write_text(STORE)
+    (tmp_path / "model.py").write_text(MODEL.format(line="logger = logging.getLogger(__name__)"))
+    index = WorkspaceIndex()
+    index.set_folders([tmp_path])
+    key = tmp_path.resolve()
+    index.project(key).settings = Settings()
+    index.index_project(key)
+    first = index.diagnostics(key)
+    runs = []  # project phases run from here on (diagnostics imports it from the api module)
+    monkeypatch.setattr(api, "project_diagnostics", lambda *a, **k: runs.append(1) or [])
+    model = str(key / "model.py")
+    for line in ("logger = logging.getLogger(__name__) or None", "logger = logging.getLogger(__name__)"):
+        index.set_buffer(model, MODEL.format(line=line))
+        assert index.diagnostics(key) == first
+    assert runs == []
+    index.set_buffer(model, MODEL.format(line="STORE = Store()"))
+    index.diagnostics(key)
+    assert runs == [1]
