@@ -8,7 +8,10 @@ compiles some functions. Seeded random edits change what the files say about nam
 import added or removed (also a name the package re-exports), a def or method added or
 renamed, a class's base changed, a decorator added or removed; and what the compiled region
 holds: a `torch.compile(f)` call added or removed, a body changed so that it now breaks or
-calls another file's function. Imports and bases only point
+calls another file's function; a module-level wrapper (`_w = wrap(f)`, `logger =
+logging.getLogger(__name__)`) toggled to `... or None`, which the server may answer
+without a project phase (analyzer/project_effect.py); a function passed to another that
+calls its parameter (`apply(f, x)`). Imports and bases only point
 to modules earlier in the package, so the only cycle is a class named as its own base (as
 `class Config(Config)` in modular transformers files). The short run is CI's;
 `TCLINT_PROJECT_DIFFERENTIAL=long` runs many more seeds and edits once.
@@ -24,6 +27,8 @@ from tclint.analyzer.api import summarize_source
 from tclint.analyzer.call_refs import Named
 from tclint.analyzer.config import Settings
 from tclint.analyzer.project import project_diagnostics
+from tclint.analyzer.project_effect import same_in_effect
+from tclint.analyzer.project_passers import Passers
 from tclint.analyzer.project_tables import key_tables
 from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.resolutions import Resolutions
@@ -39,9 +44,10 @@ DECORATORS = ("torch.compile", "torch.compiler.disable")
 
 
 def _body(rng: random.Random, i: int, method: bool) -> str:
-    options = ["x.sum().item()", "x * 2", f"{rng.choice(FUNCTIONS + CLASSES)}(x)", f"obj.{rng.choice(METHODS)}(x)"]
+    options = ["x.sum().item()", "x * 2", f"{rng.choice(FUNCTIONS + CLASSES)}(x)", f"obj.{rng.choice(METHODS)}(x)",
+               f"apply({rng.choice(FUNCTIONS)}, x)", "_w(x)", "logger.info(x)"]
     if i:
-        options.append(f"m{rng.randrange(i)}.{rng.choice(FUNCTIONS)}(x)")
+        options += [f"m{rng.randrange(i)}.{rng.choice(FUNCTIONS)}(x)", f"m{rng.randrange(i)}.apply({rng.choice(FUNCTIONS)}, x)"]
     if method:
         options += [f"self.{rng.choice(METHODS)}(x)", f"super().{rng.choice(METHODS)}(x)"]
     return rng.choice(options)
@@ -61,7 +67,8 @@ def _import(rng: random.Random, i: int) -> str:
 
 
 def _module(rng: random.Random, i: int) -> dict:
-    m = {"imports": [], "defs": {}, "classes": {}, "decorated": {}, "compiled": []}
+    m = {"imports": [], "defs": {}, "classes": {}, "decorated": {}, "compiled": [],
+         "wrappers": {"_w": f"wrap({rng.choice(FUNCTIONS)})", "logger": "logging.getLogger(__name__)"}}
     if i:
         m["imports"] = [_import(rng, i) for _ in range(rng.randint(1, 3))]
     for name in rng.sample(FUNCTIONS, 2):
@@ -73,7 +80,10 @@ def _module(rng: random.Random, i: int) -> dict:
 
 
 def _text(m: dict) -> str:
-    out = ["import torch", "from torch import nn", *m["imports"], ""]
+    out = ["import logging", "import torch", "from torch import nn", *m["imports"], "",
+           "def apply(fn, x):", "    return fn(x)", "",
+           "def wrap(fn):", "    def inner(x):", "        return fn(x)", "    return inner", "",
+           *(f"{name} = {value}" for name, value in m["wrappers"].items()), ""]
     for name, body in m["defs"].items():
         if name in m["decorated"]:
             out.append(f"@{m['decorated'][name]}")
@@ -90,7 +100,7 @@ def _text(m: dict) -> str:
 def _edit(rng: random.Random, i: int, m: dict) -> str:
     """One edit that changes what module `i` says about names; returns its kind."""
     kinds = ["def added", "def renamed", "method added", "method renamed", "base changed", "decorator",
-             "compile call", "body changed"]
+             "compile call", "body changed", "wrapper toggled"]
     if i:
         kinds += ["import added", "import removed"]
     kind = rng.choice(kinds)
@@ -122,6 +132,10 @@ def _edit(rng: random.Random, i: int, m: dict) -> str:
     elif kind == "compile call" and m["defs"]:
         name = rng.choice(list(m["defs"]))
         m["compiled"] = [n for n in m["compiled"] if n != name] if name in m["compiled"] else [*m["compiled"], name]
+    elif kind == "wrapper toggled":
+        name = rng.choice(list(m["wrappers"]))
+        value = m["wrappers"][name]
+        m["wrappers"][name] = value[:-len(" or None")] if value.endswith(" or None") else value + " or None"
     elif kind == "body changed":
         body = rng.choice(["x.sum().item()", _body(rng, i, False)])
         if m["defs"] and rng.random() < 0.5:
@@ -170,26 +184,56 @@ def _callees_differ(kept: Resolutions, summaries) -> list[str]:
             if key in fresh.functions and fresh.functions[key][1] is fn and fresh.site_callees(key, fn) != callees]
 
 
+def _passers_differ(kept: Resolutions, summaries) -> list[str]:
+    """Callees whose kept passing sites, brought up to date (on a copy: the next run does
+    it), differ from a fresh index's; and kept sites whose resolution is not kept (an edit
+    that changes it could not drop them)."""
+    kept_passers = kept.names.get("passers")
+    if kept_passers is None:
+        return []
+    resolved = kept.names.get("resolved") or {}
+    out = [f"{source}: {site.ref} not kept" for source, (_, pairs) in kept_passers._sources.items()
+           for site, _ in pairs if site.ref not in resolved]
+    passers = Passers()
+    passers._sources = dict(kept_passers._sources)
+    passers._by_callee = {callee: {source: list(sites) for source, sites in by_source.items()}
+                          for callee, by_source in kept_passers._by_callee.items()}
+    passers._users = {ref: set(sources) for ref, sources in kept_passers._users.items()}
+    fresh = ProjectIndex(summaries)
+    expected = fresh._sites_passing_functions()
+    passers.refresh(fresh.functions, summaries, fresh.resolve_ref)
+    return out + [callee for callee in expected.keys() | passers._by_callee.keys()
+                  if sorted(map(id, expected.get(callee, ()))) != sorted(map(id, passers.get(callee)))]
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_findings_after_name_changing_edits_equal_a_fresh_run(seed):
     rng = random.Random(seed)
     modules = [_module(rng, i) for i in range(MODULES)]
     summaries = [_summary(i, m) for i, m in enumerate(modules)]
     kept = Resolutions()
-    project_diagnostics(summaries, Settings(), kept)
-    reused = 0
+    last = project_diagnostics(summaries, Settings(), kept)
+    before = list(summaries)
+    reused = effectless = 0
     for step in range(EDITS):
         i = rng.randrange(MODULES)
         kind = _edit(rng, i, modules[i])
         summaries[i] = _summary(i, modules[i])
         incremental = project_diagnostics(summaries, Settings(), kept)
         where = f"seed {seed}, edit {step} ({kind} in m{i}):\n{_text(modules[i])}"
-        assert incremental == project_diagnostics(summaries, Settings()), where
+        fresh = project_diagnostics(summaries, Settings())
+        assert incremental == fresh, where
+        if same_in_effect(before[i], summaries[i], before, key_tables(before), kept.names):
+            assert fresh == last, where  # what the server answers without a project phase
+            effectless += 1
+        before, last = list(summaries), fresh
         assert _stale(kept, summaries) == [], where
         assert _tables_differ(kept, summaries) == [], where
         assert _callees_differ(kept, summaries) == [], where
+        assert _passers_differ(kept, summaries) == [], where
         reused += bool(kept.names.get("resolved"))
     assert reused  # the kept caches were in use, not started afresh each time
+    assert effectless  # some edits changed nothing the project phase reads
 
 
 HELPERS = "def bad(x):\n    return x.sum().item()\n\n\ndef good(x):\n    return x * 2\n"
