@@ -256,7 +256,7 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
     found_config, patches = _dynamo_config(summaries, {r.function for r in roots})
     dynamo = settings.dynamo.merged(found_config)
     enabled = {code for code, rule in rules.items() if rule.enabled(dynamo)}
-    reached = regions.reach(index, roots)
+    reached = resolutions.region.reach(index, roots) if resolutions is not None else regions.reach(index, roots)
     index.reached = set(reached)
     index.root_keys = {r.function for r in roots}
     enabled_in = _enabled_per_function(index, rules, roots, patches, dynamo, enabled)

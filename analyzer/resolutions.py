@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tclint.analyzer.project_reach import KeptReach
 from tclint.analyzer.project_reads import EVERYTHING, SUBCLASSES, TrackedIndex
 from tclint.analyzer.project_tables import KeyTables
 from tclint.analyzer.summary import FileSummary
@@ -40,6 +41,7 @@ class Resolutions:
         self.groups: dict[frozenset, set] = {}  # names read -> the entries that read just those
         self.last: tuple[int, int] = (0, 0)  # (files whose names changed, entries dropped) by the last index
         self.tables = KeyTables()
+        self.region = KeptReach()  # the compiled region, kept while what it read stands
 
     def index(self, files: list[FileSummary]) -> TrackedIndex:
         """A project index of `files` that starts from what still holds of the last one."""

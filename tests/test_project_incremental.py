@@ -29,6 +29,7 @@ from tclint.analyzer.config import Settings
 from tclint.analyzer.project import project_diagnostics
 from tclint.analyzer.project_effect import same_in_effect
 from tclint.analyzer.project_passers import Passers
+from tclint.analyzer import regions
 from tclint.analyzer.project_tables import key_tables
 from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.resolutions import Resolutions
@@ -206,6 +207,17 @@ def _passers_differ(kept: Resolutions, summaries) -> list[str]:
                   if sorted(map(id, expected.get(callee, ()))) != sorted(map(id, passers.get(callee)))]
 
 
+def _reach_differs(kept: Resolutions, summaries) -> bool:
+    """Whether the kept compiled region differs from a fresh walk's, in order (chains and
+    first callers follow it) or in the callers map over it."""
+    fresh = ProjectIndex(summaries)
+    reached = regions.reach(fresh, regions.find_roots(fresh, True, []))
+    fresh.reached = set(reached)
+    last = kept.region._index
+    return (list(kept.region._reached.items()) != list(reached.items())
+            or last._callers_map is not None and last._callers_map != fresh._callers())
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_findings_after_name_changing_edits_equal_a_fresh_run(seed):
     rng = random.Random(seed)
@@ -231,6 +243,7 @@ def test_findings_after_name_changing_edits_equal_a_fresh_run(seed):
         assert _tables_differ(kept, summaries) == [], where
         assert _callees_differ(kept, summaries) == [], where
         assert _passers_differ(kept, summaries) == [], where
+        assert _reach_differs(kept, summaries) is False, where
         reused += bool(kept.names.get("resolved"))
     assert reused  # the kept caches were in use, not started afresh each time
     assert effectless  # some edits changed nothing the project phase reads
@@ -338,3 +351,16 @@ def test_what_a_function_parameter_runs_follows_the_callers_edits():
     assert [d.code for d in project_diagnostics(before, Settings(), kept)] == ["TC102"]
     after = [apply, summarize_source(CALLER.replace("apply(loud, x)", "apply(quiet, x)"), "/p/caller.py", "caller")]
     assert project_diagnostics(after, Settings(), kept) == project_diagnostics(after, Settings()) == []
+
+
+def test_the_compiled_region_is_walked_again_only_when_what_it_read_changed():
+    kept = Resolutions()
+    texts = {"helpers": HELPERS, "model": MODEL}
+    _lint(texts, kept)
+    region = kept.region._reached
+    unused = {**texts, "helpers": HELPERS + "\n\ndef unused(x):\n    return x\n"}  # a def nobody calls
+    assert _lint(unused, kept) == _lint(unused)
+    assert kept.region._reached is region
+    rebound = {**unused, "model": MODEL.replace("import bad as step", "import good as step")}
+    assert _lint(rebound, kept) == _lint(rebound) == []
+    assert kept.region._reached is not region and "helpers.good" in kept.region._reached
