@@ -24,29 +24,57 @@ class Passers:
         self._sources: dict[Source, tuple[object, list[tuple[CallSite, tuple[str, ...]]]]] = {}
         self._by_callee: dict[str, dict[Source, list[CallSite]]] = {}
         self._users: dict[CallRef, set[Source]] = {}  # a resolution -> the sources that used it
+        self._files: dict[str, tuple[object, list[str]]] = {}  # path -> (its summary, its function keys)
+        self._dropped: set[Source] = set()  # sources forget_ref dropped, to resolve again
 
     def forget_ref(self, ref: CallRef) -> None:
         """A resolution was dropped: the sites that used it are resolved again."""
         for source in self._users.pop(ref, ()):
             self._drop(source)
+            self._dropped.add(source)
 
     def refresh(self, functions: dict, files: Iterable, resolve: Callable[[CallRef], tuple[str, ...]]) -> "Passers":
-        """Up to date with `functions` (key -> (file, summary)) and `files`, resolving new
-        sites with `resolve`."""
-        kept = self._sources
-        for key, (_, fn) in functions.items():  # some 30,000: the loop does no more than it must
-            was = kept.get(key)
-            if was is None or was[0] is not fn:
-                self._update(key, fn, fn.calls, resolve)
+        """Up to date with `functions` (key -> (file, summary), the first file to claim a key)
+        and `files`, resolving new sites with `resolve`. Only the keys of files that are not
+        the ones of the last call are looked at: the others' keys are claimed as they were."""
         paths = set()
         for fs in files:
             paths.add(fs.path)
-            was = kept.get(fs.path)
-            if was is None or was[0] is not fs:
-                self._update(fs.path, fs, fs.module_calls, resolve)
-        for source in kept.keys() - functions.keys() - paths:
-            self._drop(source)
+            was = self._files.get(fs.path)
+            if was is not None and was[0] is fs:
+                continue
+            keys = list(fs.functions)
+            self._files[fs.path] = (fs, keys)
+            self._check(fs.path, fs, fs.module_calls, resolve)
+            for key in {*keys, *(was[1] if was is not None else ())}:
+                claimed = functions.get(key)
+                if claimed is None:
+                    self._drop(key)
+                else:
+                    self._check(key, claimed[1], claimed[1].calls, resolve)
+        for path in [p for p in self._files if p not in paths]:
+            _, keys = self._files.pop(path)
+            self._drop(path)
+            for key in keys:
+                claimed = functions.get(key)
+                if claimed is None:
+                    self._drop(key)
+                else:
+                    self._check(key, claimed[1], claimed[1].calls, resolve)
+        for source in self._dropped:
+            if source in self._files:
+                fs = self._files[source][0]
+                self._check(source, fs, fs.module_calls, resolve)
+            elif source in functions:
+                fn = functions[source][1]
+                self._check(source, fn, fn.calls, resolve)
+        self._dropped.clear()
         return self
+
+    def _check(self, source: Source, owner, calls: list[CallSite], resolve) -> None:
+        was = self._sources.get(source)
+        if was is None or was[0] is not owner:
+            self._update(source, owner, calls, resolve)
 
     def get(self, callee: str, default=()) -> list[CallSite]:
         found = self._by_callee.get(callee)

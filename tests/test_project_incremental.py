@@ -200,6 +200,7 @@ def _passers_differ(kept: Resolutions, summaries) -> list[str]:
     passers._by_callee = {callee: {source: list(sites) for source, sites in by_source.items()}
                           for callee, by_source in kept_passers._by_callee.items()}
     passers._users = {ref: set(sources) for ref, sources in kept_passers._users.items()}
+    passers._files, passers._dropped = dict(kept_passers._files), set(kept_passers._dropped)
     fresh = ProjectIndex(summaries)
     expected = fresh._sites_passing_functions()
     passers.refresh(fresh.functions, summaries, fresh.resolve_ref)
