@@ -30,7 +30,7 @@ SUBCLASSES = ("subclasses",)
 
 class TrackedIndex(ProjectIndex):
     def __init__(self, files: list[FileSummary], names: dict, reads: dict[tuple, frozenset],
-                 groups: dict[frozenset, set], tables: tuple | None = None):
+                 groups: "Groups", tables: tuple | None = None):
         """`reads`: entry -> the names it read, for the entries of `names`; `groups`: names
         read -> the entries that read just those (both kept between runs, filled in here). An
         entry is (cache name, its key in that cache). `tables`: see ProjectIndex."""
@@ -59,7 +59,7 @@ class TrackedIndex(ProjectIndex):
     def _finish(self, entry: tuple) -> None:
         read = self._frames.pop()
         read_now = self.reads[entry] = self._interned.setdefault(frozenset(read), frozenset(read))
-        self.groups.setdefault(read_now, set()).add(entry)
+        self.groups.add(read_now, entry)
         if self._frames:
             self._frames[-1] |= read
         else:
@@ -217,6 +217,37 @@ class TrackedIndex(ProjectIndex):
             return super()._overrides(class_key, name)
         finally:
             self._overriding -= 1
+
+
+class Groups:
+    """The entries that read just the same names, by those names: an edit tests each set of
+    names once, and finds the sets that hold a changed name without looking at the others
+    (a big workspace keeps some 130,000)."""
+
+    def __init__(self) -> None:
+        self._entries: dict[frozenset, set] = {}  # names read -> the entries that read just those
+        self._with: dict = {}  # a name -> the sets of names that hold it
+
+    def add(self, read: frozenset, entry: tuple) -> None:
+        entries = self._entries.get(read)
+        if entries is None:
+            entries = self._entries[read] = set()
+            for name in read:
+                self._with.setdefault(name, set()).add(read)
+        entries.add(entry)
+
+    def take(self, names: set) -> list[tuple]:
+        """The entries that read one of `names`, no longer kept here."""
+        hit = {read for name in names for read in self._with.get(name, ())}
+        out = []
+        for read in hit:
+            out.extend(self._entries.pop(read))
+            for name in read:
+                holders = self._with[name]
+                holders.discard(read)
+                if not holders:
+                    del self._with[name]
+        return out
 
 
 class _Reads:

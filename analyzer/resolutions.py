@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from tclint.analyzer.project_reach import KeptReach
-from tclint.analyzer.project_reads import EVERYTHING, SUBCLASSES, TrackedIndex
+from tclint.analyzer.project_reads import EVERYTHING, SUBCLASSES, Groups, TrackedIndex
 from tclint.analyzer.project_tables import KeyTables
 from tclint.analyzer.summary import FileSummary
 
@@ -38,7 +38,7 @@ class Resolutions:
         self._by_path: dict[str, tuple[FileSummary, tuple]] = {}  # path -> (summary, its inputs)
         self.names: dict[str, Any] = {}  # ProjectIndex.name_caches() of the last index
         self.reads: dict[tuple, frozenset] = {}  # entry of a name cache -> the names it read
-        self.groups: dict[frozenset, set] = {}  # names read -> the entries that read just those
+        self.groups = Groups()  # names read -> the entries that read just those
         self.last: tuple[int, int] = (0, 0)  # (files whose names changed, entries dropped) by the last index
         self.tables = KeyTables()
         self.region = KeptReach()  # the compiled region, kept while what it read stands
@@ -62,7 +62,7 @@ class Resolutions:
         fresh = order != self._order
         self._order, self._by_path = order, by_path
         if fresh:
-            self.names, self.reads, self.groups = {}, {}, {}
+            self.names, self.reads, self.groups = {}, {}, Groups()
         elif changed:
             for name in [n for n in self.names if n not in ENTRY_CACHES + TABLES + CALLEES]:
                 del self.names[name]
@@ -72,7 +72,7 @@ class Resolutions:
         if changed and not fresh:
             dropped = _drop_changed(index, changed, self.reads, self.groups)
             if dropped is None:
-                self.names, self.reads, self.groups = {}, {}, {}
+                self.names, self.reads, self.groups = {}, {}, Groups()
                 index = TrackedIndex(files, self.names, self.reads, self.groups, tables)
         self.last = (len(files) if fresh or dropped is None else len(changed), dropped or 0)
         return index
@@ -83,7 +83,7 @@ class Resolutions:
 
 
 def _drop_changed(index: TrackedIndex, changed: list[tuple[FileSummary, FileSummary]],
-                  reads: dict[tuple, frozenset], groups: dict[frozenset, set]) -> int | None:
+                  reads: dict[tuple, frozenset], groups: Groups) -> int | None:
     """Drop the entries that read a name the `changed` (old, new) files say otherwise now;
     how many, or None when the kept caches cannot be told apart (start afresh)."""
     dirty: set = {EVERYTHING}
@@ -102,9 +102,7 @@ def _drop_changed(index: TrackedIndex, changed: list[tuple[FileSummary, FileSumm
     dropped = 0
     pending = set(dirty)
     while pending:
-        # Entries that read alike share one set of names: each such set is tested once.
-        hit_groups = [read for read in groups if not read.isdisjoint(pending)]
-        hit = [entry for read in hit_groups for entry in groups.pop(read)]
+        hit = groups.take(pending)
         pending = set()
         for entry in hit:
             index.forget(entry)
