@@ -6,8 +6,8 @@ site in the project that calls that function with functions as arguments
 resolving and sorting them again on every edit was a quarter of an edit's project phase.
 Here each function's (and each file's module-level) sites are kept with the callees they
 resolved to, and redone only where the function's summary changed or a resolution it used
-was dropped (analyzer/project_reads.py calls `forget_ref`). Which site comes first does not
-matter: their callables are taken as a set.
+was dropped (analyzer/project_reads.py calls `forget_ref`); only re-summarized files' keys
+are looked at. Which site comes first does not matter: their callables are taken as a set.
 """
 from __future__ import annotations
 
