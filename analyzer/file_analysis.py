@@ -180,8 +180,9 @@ class FileAnalyzer(cst.CSTVisitor):
         return self.facts.function
 
     def add_candidate(self, code, node, message, condition, fix: Fix | None, *,
-                      graph_break=None, region_only: bool = True) -> None:
-        """Record a finding; region-only findings count only if their function is compiled."""
+                      graph_break=None, region_only: bool = True, ends_frame: bool = False) -> None:
+        """Record a finding; region-only findings count only if their function is compiled.
+        `ends_frame`: a break Dynamo cannot resume after, like one inside a loop body."""
         if self._eager_depth:
             return  # Dynamo never traces code guarded by `not is_compiling()`
         fn = self.facts.function
@@ -201,7 +202,7 @@ class FileAnalyzer(cst.CSTVisitor):
                          graph_break=graph_break, always=always, severity=severity,
                          unless=self._unless() | self._guarded.get(id(node), frozenset())
                          | self._test_guards.get(id(node), frozenset()),
-                         in_loop=self._loop_depth > 0)
+                         in_loop=self._loop_depth > 0 or ends_frame)
         bucket.append(cand)
         self._pending.append((cand, node))
         if not always and condition is None:

@@ -7,7 +7,8 @@ one stands; callees are still traced as frames of their own. A finding is hidden
 break that certainly happens: a call that may run one of several methods (a base class's
 `self.step()`) hides nothing unless every one of them breaks. Checked under torch 2.13:
 `if x.sum() > 0` after a loop whose body breaks logs nothing, while a `while` test that
-breaks is resumable and does not skip.
+breaks is resumable and does not skip. Rules mark other breaks that end the frame
+(`Rule.report(ends_frame=True)`, as in_loop): a frame resumed holding a NumPy object array.
 """
 from __future__ import annotations
 
@@ -51,8 +52,8 @@ def keep_reached(found: dict[str, FunctionFindings], name_of) -> list[Diagnostic
         if index is not None and hidden:
             lines = sorted({d.span.line for d in hidden})
             shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
-            note = (f"the rest of `{name_of(key)}` then runs eagerly (a break inside a loop or `try` ends "
-                    f"the frame), so {len(hidden)} later finding{'s' if len(hidden) > 1 else ''} in it "
+            note = (f"the rest of `{name_of(key)}` then runs eagerly (Dynamo cannot resume the frame after "
+                    f"this break), so {len(hidden)} later finding{'s' if len(hidden) > 1 else ''} in it "
                     f"(line{'s' if len(lines) > 1 else ''} {shown}) show{'' if len(hidden) > 1 else 's'} "
                     "once this one is fixed")
             first = ff.own[index][0]

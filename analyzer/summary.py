@@ -37,7 +37,8 @@ class Candidate:
     # these parameters is None at every compiled call (`LeftNone`): the finding sits in an
     # arm Dynamo then never traces.
     unless: frozenset = frozenset()
-    # Inside a loop body of its function: a break there makes Dynamo skip the rest of the frame.
+    # Inside a loop body of its function, or a break Dynamo cannot resume after for another
+    # reason (rules' `ends_frame`): a break there makes Dynamo skip the rest of the frame.
     in_loop: bool = False
 
 

@@ -334,6 +334,50 @@ CASES = {
         def f(x):
             return _get("a", x) * 2
     """, "f(torch.ones(2))", [("TC102", 4)]),
+    # NumPy arrays of objects (torchcde `tridiagonal_solve`): each constructor breaks; the frame
+    # resumed after the first holds the array, cannot convert it to a tensor at the next break
+    # (here the second constructor) and runs the rest eagerly: no break at `.tolist()`, line 14.
+    "numpy-object-arrays-end-the-frame": ("""
+        import numpy as np
+        import torch
+        @torch.compile
+        def solve(b):
+            channels = b.size(-1)
+            new_b = np.empty(channels, dtype=object)
+            outs = np.empty(channels, dtype=object)
+            new_b[0] = b[..., 0]
+            for i in range(1, channels):
+                new_b[i] = b[..., i] - new_b[i - 1]
+            outs[0] = new_b[0]
+            for i in range(1, channels):
+                outs[i] = new_b[i] * 2
+            return torch.stack(outs.tolist(), dim=-1)
+    """, "solve(torch.randn(2, 3))", [("TC229", 6), ("TC229", 7)]),
+    # Used first in a later statement: that is where the resumed frame gives up ("failed to
+    # convert numpy.ndarray to Tensor"), after the tensor work before it; a later branch on a
+    # tensor runs eagerly.
+    "numpy-object-array-first-use": ("""
+        import numpy as np
+        import torch
+        @torch.compile
+        def f(x):
+            a = np.empty(2, dtype=object)
+            z = x * 2
+            a[0] = z
+            if z.sum() > 0:
+                z = z + 1
+            return z
+    """, "f(torch.ones(2))", [("TC229", 5), ("TC229", 7)]),
+    # A float array is traced as a tensor: no break.
+    "numpy-float-array": ("""
+        import numpy as np
+        import torch
+        @torch.compile
+        def f(x):
+            a = np.empty(2)
+            a[0] = 1.0
+            return x + 1
+    """, "f(torch.ones(2))", []),
 }
 
 

@@ -78,10 +78,14 @@ class Rule:
         condition: frozenset | None = None,
         fix: Fix | None = None,
         graph_break: GraphBreak | None = None,
+        ends_frame: bool = False,
     ) -> None:
-        """Record a finding at `node`; `graph_break` names the break when it is not the rule's default."""
+        """Record a finding at `node`; `graph_break` names the break when it is not the rule's default.
+        `ends_frame`: Dynamo cannot resume after this break, so the rest of the function runs
+        eagerly (as after a break inside a loop body)."""
         self.analyzer.add_candidate(self.code, node, message or self.message, condition, fix,
-                                    graph_break=graph_break, region_only=not self.report_anywhere)
+                                    graph_break=graph_break, region_only=not self.report_anywhere,
+                                    ends_frame=ends_frame)
 
     @classmethod
     def doc(cls) -> str:
