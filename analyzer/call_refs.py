@@ -109,7 +109,23 @@ class ParamCallable:
         return f"{self.function}({self.name})()"
 
 
-CallRef = Named | Method | SuperMethod | AnyMethod | Returned | Entries | MethodPattern | ParamCallable
+@dataclass(frozen=True)
+class ReturnedMethod:
+    """`obj.name()` where `obj = call(...)` in the same function and the function `call` runs
+    returns an instance it builds (`return S(k)`): `name` of those classes. The object is
+    built in the caller's frame when the call is inlined."""
+
+    call: "CallRef"
+    name: str
+    # where the call returns no instance it builds: `name` as on an object of unknown class (AnyMethod)
+    fallback: bool = False
+
+    def __str__(self) -> str:
+        return f"({self.call}).{self.name}"
+
+
+CallRef = Named | Method | SuperMethod | AnyMethod | Returned | Entries | MethodPattern | ParamCallable | ReturnedMethod
+CALL_REFS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod)
 
 
 @dataclass(frozen=True)
@@ -191,6 +207,19 @@ class Attr:
 
 
 @dataclass(frozen=True)
+class ReturnedField:
+    """A condition: field `index` of the tuple `call` returns holds a tensor, where every
+    return statement of the callee returns a tuple of the same length whose field there is
+    one (`losses, idx = self.unpack(info)` with `return info["losses"], info["idx"]`)."""
+
+    call: CallRef
+    index: int
+
+    def __str__(self) -> str:
+        return f"({self.call})[{self.index}]"
+
+
+@dataclass(frozen=True)
 class LeftNone:
     """A guard (`Candidate.unless`): every compiled caller of `function` leaves this parameter
     at its default None, so code under `name is not None` (or after `name is None or`) never
@@ -204,7 +233,7 @@ class LeftNone:
         return f"{self.function}({self.name}=None)"
 
 
-ConditionRef = CallRef | Param | NumpyResult | ModuleClass | TensorType | OptionalKeys | Attr
+ConditionRef = CallRef | Param | NumpyResult | ModuleClass | TensorType | OptionalKeys | Attr | ReturnedField
 
 
 def field_condition(condition: frozenset, field: str) -> frozenset:
@@ -215,5 +244,5 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
                      if isinstance(ref, (Param, Attr)) and not ref.field)
 
 
-RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, Param, NumpyResult, ModuleClass, TensorType,
-           OptionalKeys, Attr, LeftNone)
+RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ModuleClass, TensorType,
+           OptionalKeys, Attr, ReturnedField, LeftNone)

@@ -14,6 +14,7 @@ from typing import Sequence
 
 from tclint.analyzer.call_refs import (
     AnyMethod, Attr, CallRef, Entries, LeftNone, Method, MethodPattern, ModuleClass, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned,
+    ReturnedField, ReturnedMethod,
     SuperMethod, TensorType, field_condition,
 )
 from tclint.analyzer.namespace_packages import namespace_aliases
@@ -345,6 +346,11 @@ class ProjectIndex:
             return []
         if isinstance(ref, MethodPattern):
             return self._pattern_methods(ref)
+        if isinstance(ref, ReturnedMethod):
+            classes = self.built_by(ref.call)
+            if not classes:
+                return self._resolve_plain(AnyMethod(ref.name)) if ref.fallback else []
+            return sorted({run for cls in classes for run in self._resolve_plain(Method(cls, ref.name))})
         if isinstance(ref, Named):
             resolved = self.resolve_dotted(ref.dotted)
             if resolved is None:
@@ -394,6 +400,10 @@ class ProjectIndex:
             # as `obj.method()` is, when few classes (or one family) define it
             return self._resolve_plain(AnyMethod("__call__"))
         return sorted({run for k in stored if (run := self._run_by_calling(k))})
+
+    def built_by(self, call: CallRef) -> set[str]:
+        """The classes whose fresh instances the functions `call` runs return."""
+        return {cls for key in self.resolve_ref(call) for cls in self.functions[key][1].returns_built}
 
     def _module_value_call(self, dotted: str) -> list[str]:
         """`_param(...)` where the module holds `_param = effectful(f)` (what that call returned
@@ -539,12 +549,32 @@ class ProjectIndex:
                 if found is not None:
                     return found
                 continue
+            if isinstance(ref, ReturnedField):
+                found = self._field_source(ref, active)
+                if found is not None:
+                    return found
+                continue
             if isinstance(ref, Method) and self._is_submodule_call(ref):
                 return f"self.{ref.name}", "returns a tensor"
             for key in self.resolve_ref(ref):
                 if self.functions[key][1].name != "__init__" and self.returns_tensor(key, active):
                     return key, "returns a tensor"
         return None
+
+    def _field_source(self, ref: ReturnedField, active: set) -> tuple[str, str] | None:
+        """A callee `ref.call` may run whose returned tuples hold a tensor at `ref.index`."""
+        if ref in active:
+            return None
+        active.add(ref)
+        try:
+            for key in self.resolve_ref(ref.call):
+                fields = self.functions[key][1].returns_fields
+                held = fields[ref.index] if ref.index < len(fields) else None
+                if held == "tensor" or isinstance(held, frozenset) and self.condition_holds(held, active):
+                    return key, f"returns a tensor as field {ref.index} of its tuple"
+            return None
+        finally:
+            active.discard(ref)
 
     def _attribute_source(self, ref: Attr, active: set) -> tuple[str, str] | None:
         """The class that stores a tensor where `ref` says: the attribute's class, one of its
