@@ -492,6 +492,9 @@ class FileAnalyzer(cst.CSTVisitor):
             elif k == tf.NDARRAY and result is None:
                 result = "ndarray"
         summary.returns = result if result is not None else "unknown"
+        summary.returns_fields = _returned_fields(scope.return_fields)
+        if scope.returned_built and None not in scope.returned_built:
+            summary.returns_built = frozenset(scope.returned_built)
         summary.under_dynamo = _predicate_value(scope.dynamo_returns)
         if scope.objects:
             _objects_passed(scope)
@@ -501,6 +504,13 @@ class FileAnalyzer(cst.CSTVisitor):
         fn = self.facts.function
         if fn is not None and node.value is not None and not self._tensor_branch_depth:
             fn.returns.append(self.facts.kind(node.value))
+            value = node.value
+            built = self._constructed_class(value)
+            if built is None and isinstance(value, cst.Name):
+                built = fn.instance_classes.get(value.value)
+            fn.returned_built.append(built if built and self.facts.is_project_name(built) else None)
+            fn.return_fields.append(tuple(self._arg_kind(e.value) for e in value.elements) if isinstance(
+                value, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in value.elements) else None)
         if fn is not None and node.value is not None:
             returned = self._returned_callables(node.value)
             if returned:
@@ -568,6 +578,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 else:
                     fn.origins[target.value] = origin
                 fn.param_refs.pop(target.value, None)
+                fn.unpacked.pop(target.value, None)
                 fn.none_defaults.pop(target.value, None)
                 cls_name = self._constructed_class(value)
                 if cls_name:
@@ -575,6 +586,11 @@ class FileAnalyzer(cst.CSTVisitor):
                     self._built_classes.setdefault((fn.key, target.value), []).append(cls_name)
                 else:
                     fn.instance_classes.pop(target.value, None)
+                made_by = self._project_call_ref(value) if not cls_name else None
+                if made_by is not None:  # `s = make(2)`: an instance `make` may build
+                    fn.returned_objects[target.value] = made_by
+                else:
+                    fn.returned_objects.pop(target.value, None)
                 where = (fn.key, target.value)
                 for picked, holds in ((self._picked_objects, self._picked_call(value)),
                                       (self._picked_callables, kind not in tf.TENSORS and not cls_name
@@ -595,6 +611,11 @@ class FileAnalyzer(cst.CSTVisitor):
             element = self._unpacked_kind(kind, value)
             elements = value.elements if isinstance(value, (cst.Tuple, cst.List)) and value is not None else None
             fields = kind.items() if isinstance(kind, Record) else None
+            # `a, b = self.split(x)`: each field is what the callee's returned tuples hold there
+            calls = []
+            if isinstance(value, cst.Call) and isinstance(kind, frozenset) and not isinstance(kind, tf.MaskCondition):
+                calls = [r for r in kind if isinstance(r, refs.CALL_REFS)]
+                calls = calls if len(calls) == len(kind) else []
             for i, el in enumerate(target.elements):
                 if elements is not None and len(elements) == len(target.elements) and not isinstance(el, cst.StarredElement):
                     self._bind(el.value, self.facts.kind(elements[i].value), elements[i].value)
@@ -603,6 +624,9 @@ class FileAnalyzer(cst.CSTVisitor):
                 else:
                     inner = el.value
                     self._bind(inner, element if not isinstance(el, cst.StarredElement) else tf.STATIC, None)
+                    if element == tf.UNKNOWN and calls and isinstance(inner, cst.Name) and fn is not None and not any(
+                            isinstance(e, cst.StarredElement) for e in target.elements):
+                        fn.unpacked[inner.value] = frozenset(refs.ReturnedField(c, i) for c in calls)
         elif isinstance(target, cst.Attribute) and fn is not None and self.facts.is_self(target.value):
             cls = fn.class_scope
             if cls.attrs.get(target.attr.value) is None:
@@ -625,6 +649,16 @@ class FileAnalyzer(cst.CSTVisitor):
         func = value.func
         is_tensor_method = isinstance(func, cst.Attribute) and self.facts.kind(func.value) in tf.TENSORS
         return tf.TENSOR if is_tensor_method else tf.UNKNOWN
+
+    def _project_call_ref(self, value) -> refs.CallRef | None:
+        """The one project function or method a call expression runs, by its reference."""
+        if not isinstance(value, cst.Call):
+            return None
+        kind = self.facts.kind(value)
+        if isinstance(kind, frozenset) and not isinstance(kind, tf.MaskCondition) and len(kind) == 1:
+            ref = next(iter(kind))
+            return ref if isinstance(ref, refs.CALL_REFS) else None
+        return None
 
     def _constructed_class(self, value) -> str | None:
         if isinstance(value, cst.Call):
@@ -844,6 +878,9 @@ class FileAnalyzer(cst.CSTVisitor):
                     cls_name = facts.module_instances.get(receiver.value)  # `solver = Solver()` at module level
                 if cls_name:
                     return refs.Method(cls_name, method)
+                made_by = facts.function.returned_objects.get(receiver.value)
+                if made_by is not None and method not in api.TENSORISH_METHODS:
+                    return refs.ReturnedMethod(made_by, method, self._method_by_name(receiver, method) is not None)
             built = self._constructed_class(receiver)
             if built and facts.is_project_name(built):  # `S(3).run(x)`
                 return refs.Method(built, method)
@@ -1341,6 +1378,22 @@ class FixRequest:
 
 _NO_VALUE = object()
 _LITERAL = object()  # a `return False` / `return None` fallback path
+
+
+def _returned_fields(returned: list) -> tuple:
+    """The fields of the tuples a function returns (`FunctionSummary.returns_fields`): what
+    each holds where every return statement agrees, else "unknown"."""
+    if not returned or any(r is None or len(r) != len(returned[0]) for r in returned):
+        return ()
+    fields = []
+    for kinds in zip(*returned):
+        if all(k is True for k in kinds):
+            fields.append("tensor")
+        elif all(k is True or isinstance(k, frozenset) and k for k in kinds):
+            fields.append(frozenset().union(*(k for k in kinds if k is not True)))
+        else:
+            fields.append("unknown")
+    return tuple(fields)
 
 
 def _predicate_value(returns: list):

@@ -2,7 +2,8 @@
 
 After a graph break inside an inlined call, Dynamo resumes the caller by rebuilding what the
 frames on the way hold. Two things have nothing to rebuild them from:
-- an object the compiled function built itself (`s = Stepper(); s.run(x)`): the call site
+- an object the compiled function built itself (`s = Stepper(); s.run(x)`, or `s = make()`
+  where `make` returns `Stepper()`): the call site
   breaks too ("Reconstruction failure", rule TC225); an object passed in, a module-level one,
   or an nn.Module is rebuilt fine;
 - an nn.Module still being built (`Scale(t)` whose `__init__` breaks): every
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from tclint.analyzer.call_refs import Named, SuperMethod
+from tclint.analyzer.call_refs import Named, ReturnedMethod, SuperMethod
 from tclint.analyzer.loop_skips import FunctionFindings, breaking_functions
 from tclint.analyzer.regions import ProjectIndex
 
@@ -41,7 +42,8 @@ def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], e
             callees = [c for c in index.resolve_ref(site.ref) if c in breaking]
             if not callees:
                 continue
-            if site.built_here and enabled(REBUILT_OBJECT_CALL, key):
+            built = site.built_here or isinstance(site.ref, ReturnedMethod) and index.built_by(site.ref.call)
+            if built and enabled(REBUILT_OBJECT_CALL, key):
                 plain = [c for c in callees if _plain_class_method(index, c)]
                 if plain:
                     name = index.short_name(plain[0])

@@ -93,6 +93,12 @@ class FunctionSummary:
     # What the function returns: "tensor", "ndarray" (a NumPy value), "static", "unknown",
     # or a Condition.
     returns: object = "unknown"
+    # Where every return statement returns a tuple of the same length: what each field holds,
+    # "tensor", a Condition or "unknown" (a size, None, or returns that disagree).
+    returns_fields: tuple = ()
+    # Where every return statement returns an instance built here (`return S(k)`, or `s` after
+    # `s = S(k)`): those classes, dotted as this file names them
+    returns_built: frozenset = frozenset()
     # Parameters that hold tensors when the function is an entry point (called from
     # outside the linted code): positional, un-annotated, no default, not named for a size.
     inputs: frozenset = frozenset()

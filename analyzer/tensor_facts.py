@@ -7,6 +7,8 @@ no rule flags on it.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from dataclasses import dataclass, field, replace
 
 import libcst as cst
@@ -118,7 +120,13 @@ class FunctionScope:
     # parameters of unknown kind, not rebound yet -> the condition "a caller passes a tensor"
     param_refs: dict[str, refs.Param] = field(default_factory=dict)
     instance_classes: dict[str, str] = field(default_factory=dict)  # local var -> dotted class
+    returned_objects: dict[str, refs.CallRef] = field(default_factory=dict)  # local var -> the project call it came from
+    returned_built: list[str | None] = field(default_factory=list)  # each return: the class of the instance built here
     returns: list[object] = field(default_factory=list)
+    return_fields: list[tuple | None] = field(default_factory=list)  # the fields' kinds of each returned tuple
+    # names bound by unpacking a project call's result (`a, b = self.split(x)`), not rebound
+    # yet -> the condition "that field of what it returns is a tensor"
+    unpacked: dict[str, frozenset] = field(default_factory=dict)
     self_name: str | None = None
     # names bound to an "am I compiling" value (`tracing = is_compiling() or ...`)
     dynamo_names: dict[str, object] = field(default_factory=dict)
@@ -374,6 +382,9 @@ class Facts:
                 if ref is not None:
                     found.add(ref)
                     return True
+                if e.value in fn.unpacked:
+                    found.update(fn.unpacked[e.value])
+                    return True
             elif isinstance(e, (cst.Subscript, cst.Call)) and (keyword := self._keyword_read(e)) is not None:
                 found.add(refs.Param(fn.key, -1, keyword))  # what a caller passes under that keyword
                 return True
@@ -396,6 +407,10 @@ class Facts:
             elif isinstance(e, cst.UnaryOperation):
                 return walk(e.expression)
             elif isinstance(e, cst.BooleanOperation):
+                excluded = _tensor_excluded(self, e)
+                if excluded is not None:
+                    with self._narrowed_static(excluded):
+                        return walk(e.left) and walk(e.right)
                 return walk(e.left) and walk(e.right)
             elif isinstance(e, cst.Comparison):
                 if any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in e.comparisons):
@@ -410,6 +425,20 @@ class Facts:
         if not (walk(node) and found):
             return None
         return MaskCondition(found) if _compares(node) else frozenset(found)
+
+    @contextmanager
+    def _narrowed_static(self, name: str):
+        """`name` holds a Python value here (a test ruled a tensor out)."""
+        fn = self.function
+        saved = fn.env.get(name), fn.param_refs.pop(name, None), fn.unpacked.pop(name, None)
+        fn.env[name] = STATIC
+        try:
+            yield
+        finally:
+            fn.env.pop(name)
+            for table, value in zip((fn.env, fn.param_refs, fn.unpacked), saved):
+                if value is not None:
+                    table[name] = value
 
     def _keyword_read(self, node: cst.Subscript | cst.Call) -> str | None:
         """`kwargs["mask"]`, `kwargs.get("mask")` or `kwargs.pop("mask", None)` on the
@@ -585,6 +614,10 @@ class Facts:
             short_circuit = False if isinstance(node.operator, cst.And) else True
             if self.value_under_dynamo(node.left) is short_circuit:
                 return STATIC
+            excluded = _tensor_excluded(self, node)
+            if excluded is not None:  # `not torch.is_tensor(x) and x == 0`: no tensor `x` on the right
+                with self._narrowed_static(excluded):
+                    return combine(self.kind(node.left), self.kind(node.right))
             return combine(self.kind(node.left), self.kind(node.right))
         if isinstance(node, cst.Subscript):
             return self._subscript_kind(node)
@@ -643,6 +676,8 @@ class Facts:
         for target in node.comparisons:
             if isinstance(target.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)):
                 return STATIC
+            if isinstance(target.comparator, _STRINGS) or isinstance(node.left, _STRINGS):
+                return STATIC  # `reduction_type != "already_reduced"`: a string, not a tensor
             result = combine(result, self.kind(target.comparator))
         if result == TENSOR and self._only_inputs(node):
             return UNKNOWN
@@ -733,6 +768,10 @@ class Facts:
                 return STATIC if base in (UNKNOWN, STATIC) else UNKNOWN
             if (base == UNKNOWN or isinstance(base, frozenset)) and method in api.TENSORISH_METHODS:
                 return BOOL_TENSOR if method in api.BOOL_METHODS else TENSOR
+            if isinstance(receiver, cst.Name) and self.function is not None:
+                made_by = self.function.returned_objects.get(receiver.value)
+                if made_by is not None:  # `s = make(2); s.run(x)`
+                    return self._project_call(refs.ReturnedMethod(made_by, method))
             if base == STATIC:
                 return STATIC
             return UNKNOWN
@@ -869,6 +908,26 @@ class Facts:
         if "." in qual and self.is_project_name(qual):
             return frozenset((refs.TensorType(qual),))  # perhaps an alias of torch.Tensor
         return UNKNOWN
+
+
+_STRINGS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+
+
+def _tensor_excluded(facts: Facts, node: cst.BooleanOperation) -> str | None:
+    """The name the right side of `not torch.is_tensor(x) and ...` (or `isinstance(x,
+    torch.Tensor) or ...`) reads only when it is not a tensor."""
+    test, negated = node.left, False
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, negated = test.expression, not negated
+    if facts.function is None or negated is not isinstance(node.operator, cst.And):
+        return None
+    if not (isinstance(test, cst.Call) and test.args and isinstance(test.args[0].value, cst.Name)):
+        return None
+    qual = facts.qualname(test.func)
+    if qual == "torch.is_tensor" and len(test.args) == 1 or (
+            qual == "builtins.isinstance" and len(test.args) == 2 and facts.qualname(test.args[1].value) == "torch.Tensor"):
+        return test.args[0].value.value
+    return None
 
 
 def is_literal(node: cst.BaseExpression | None) -> bool:

@@ -378,6 +378,85 @@ CASES = {
             a[0] = 1.0
             return x + 1
     """, "f(torch.ones(2))", []),
+    # The fields of a tuple a project method returns keep their own kinds where every return
+    # statement agrees (pytorch-metric-learning `losses, ... = self.unpack_loss_info(info)`):
+    # `losses` is a tensor, so masking it breaks; `h` is a size, so branching on it does not.
+    "fields-of-a-returned-tuple": ("""
+        import torch
+        class Reducer:
+            def unpack(self, losses, labels):
+                return losses * 2, labels.shape[0], {}
+            def reduce(self, losses):
+                losses = losses[losses > 0.5]
+                return losses.mean()
+            def run(self, x, y):
+                losses, n, kwargs = self.unpack(x, y)
+                if n > 2:
+                    losses = losses + 1
+                return self.reduce(losses)
+        R = Reducer()
+        @torch.compile
+        def f(x):
+            return R.run(x, x)
+    """, "f(torch.rand(4))", [("TC302", 6)]),
+    # `not torch.is_tensor(x) and x == 0` reads `x` on the right only when it is not a tensor,
+    # and a value compared with a string is a string (pytorch-metric-learning reducers): no break.
+    "tensor-ruled-out-or-compared-with-a-string": ("""
+        import torch
+        def is_zero(losses):
+            if (not torch.is_tensor(losses)) and (losses == 0):
+                return True
+            return False
+        def is_zero2(losses):
+            if isinstance(losses, torch.Tensor) or losses == 0:
+                return False
+            return True
+        def check(v):
+            if v != "none":
+                return 1
+            return 0
+        @torch.compile
+        def f(x):
+            if is_zero(x) or is_zero2(x):
+                return x
+            return x * check(x) + check("none")
+    """, "f(torch.ones(2))", []),
+    # `s = make(2)` where `make` returns a fresh instance: the object is built in the compiled
+    # frame, so a breaking method called on it breaks again at the call (Reconstruction
+    # failure); an object `ready()` returns from module level is rebuilt fine.
+    "method-of-an-object-a-factory-built": ("""
+        import torch
+        class S:
+            def __init__(self, k=2):
+                self.k = k
+            def run(self, x):
+                return x * x.sum().item()
+        def make(k):
+            s = S(k)
+            return s
+        READY = S(3)
+        def ready():
+            return READY
+        @torch.compile
+        def f(x):
+            s = make(2)
+            return s.run(x) + 1
+        @torch.compile
+        def g(x):
+            s = ready()
+            return x * 2
+    """, "(f(torch.ones(2)), g(torch.ones(2)))", [("TC102", 6), ("TC225", 16)]),
+    # A torch.Generator built in a helper and passed as `generator=` (torchsde `_randn`): the
+    # constructor breaks (TC205, with `manual_seed` on it), and so does the draw that gets it.
+    "generator-passed-to-a-draw": ("""
+        import torch
+        def _randn(size, dtype, seed):
+            generator = torch.Generator("cpu").manual_seed(int(seed))
+            return torch.randn(size, dtype=dtype, generator=generator)
+        @torch.compile
+        def f(x, gen=None):
+            return x + _randn(3, x.dtype, 4) + torch.rand(3, generator=gen)
+    """, "f(torch.ones(3))", [("TC205", 3), ("TC229", 4)]),
 }
 
 
