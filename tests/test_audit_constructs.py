@@ -456,7 +456,7 @@ CASES = {
         @torch.compile
         def f(x, gen=None):
             return x + _randn(3, x.dtype, 4) + torch.rand(3, generator=gen)
-    """, "f(torch.ones(3))", [("TC205", 3), ("TC229", 4)]),
+    """, "f(torch.ones(3))", [("TC205", 3), ("TC230", 4)]),
 }
 
 

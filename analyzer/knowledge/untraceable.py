@@ -69,7 +69,8 @@ _COLLECTIVE = Untraceable("synchronizes processes with a c10d call Dynamo skips"
 _RNG_STATE = Untraceable("reseeds or reads torch's global random state", gb.SKIPPED,
                          "Seed once before the compiled call; inside it, draw with torch ops.", SIDE_EFFECT)
 _GENERATOR = Untraceable("creates a torch.Generator, an object Dynamo cannot put in a graph", gb.OPAQUE_OBJECT,
-                         "Create the generator outside the compiled region and pass it in, or use the global RNG.",
+                         "Draw the random values outside the compiled region and pass the tensor in, or use the "
+                         "global RNG: a generator passed in breaks the graph where it is used (TC230).",
                          SIDE_EFFECT)
 _LOCK = Untraceable("creates a thread lock", gb.SKIPPED,
                     "Create locks at module level or in `__init__`; keep locking outside the compiled region.",
