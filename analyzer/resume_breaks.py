@@ -3,9 +3,9 @@
 After a graph break inside an inlined call, Dynamo resumes the caller by rebuilding what the
 frames on the way hold. Two things have nothing to rebuild them from:
 - an object the compiled function built itself (`s = Stepper(); s.run(x)`, or `s = make()`
-  where `make` returns `Stepper()`): the call site
-  breaks too ("Reconstruction failure", rule TC225); an object passed in, a module-level one,
-  or an nn.Module is rebuilt fine;
+  where `make` returns `Stepper()`): the call site breaks too ("Reconstruction failure",
+  rule TC225) and Dynamo runs the rest of that frame eagerly; an object passed in, a
+  module-level one, or an nn.Module is rebuilt fine;
 - an nn.Module still being built (`Scale(t)` whose `__init__` breaks): every
   `super().__init__()` of its class chain breaks ("Uninitialized nn.Module", rule TC226),
   and so do those of the modules that `__init__` builds.
@@ -31,6 +31,7 @@ def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], e
     """Adds the findings above to `found` (function key -> its findings). `enabled(code, key)`
     says whether a rule is on in that function."""
     breaking = breaking_functions(found)
+    certain = breaking_functions(found, certain=True)
     module_inits: set[str] = set()
     for key in list(found):
         if found[key].callees.isdisjoint(breaking):
@@ -50,7 +51,9 @@ def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], e
                     found[key].own.append((make(REBUILT_OBJECT_CALL, key, site,
                                                 f"`{name}` breaks the graph and is called on an object built in "
                                                 "this compiled function, which Dynamo cannot rebuild to resume: "
-                                                "the graph breaks here too"), site.in_loop))
+                                                "the graph breaks here too"),
+                                           # the frame then runs eagerly, where every method it may run breaks
+                                           site.in_loop or all(c in certain for c in index.resolve_ref(site.ref))))
             if isinstance(site.ref, Named):
                 module_inits.update(c for c in callees if _module_init(index, c))
     causes = {init: init for init in module_inits}

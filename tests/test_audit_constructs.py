@@ -457,6 +457,28 @@ CASES = {
         def f(x, gen=None):
             return x + _randn(3, x.dtype, 4) + torch.rand(3, generator=gen)
     """, "f(torch.ones(3))", [("TC205", 3), ("TC230", 4)]),
+    # Dynamo gives up on the frame at a Reconstruction failure (TC225): the rest of the function
+    # runs eagerly, so the later branch and `nonzero` never break.
+    "rebuilt-object-call-ends-the-frame": ("""
+        import torch
+        class S:
+            def __init__(self, k=2):
+                self.k = k
+            def run(self, x):
+                return x * x.sum().item()
+        @torch.compile
+        def f(x):
+            s = S(2)
+            y = s.run(x)
+            if y.sum() > 0:
+                y = y + 1
+            return y
+        @torch.compile
+        def g(x):
+            y = S(2).run(x)
+            z = torch.nonzero(y)
+            return y + z.sum()
+    """, "(f(torch.ones(2)), g(torch.ones(2)))", [("TC102", 6), ("TC225", 10), ("TC225", 16)]),
 }
 
 
