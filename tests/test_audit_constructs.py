@@ -479,6 +479,20 @@ CASES = {
             z = torch.nonzero(y)
             return y + z.sum()
     """, "(f(torch.ones(2)), g(torch.ones(2)))", [("TC102", 6), ("TC225", 10), ("TC225", 16)]),
+    # `.dtype` of a NumPy array (pytorch-wavelets `np.array(out, dtype=x.dtype)`): Dynamo cannot
+    # read it and runs the whole function eagerly, so the later branch never breaks.
+    "ndarray-dtype-ends-the-frame": ("""
+        import numpy as np
+        import torch
+        @torch.compile
+        def f(x):
+            a = np.arange(0, 4, dtype="int32")
+            b = np.array(a * 2, dtype=a.dtype)
+            y = x * 2
+            if y.sum() > 0:
+                y = y + 1
+            return y + torch.from_numpy(b)
+    """, "f(torch.ones(4))", [("TC231", 6)]),
 }
 
 
