@@ -12,10 +12,10 @@ stands too. Anything else walks again.
 from __future__ import annotations
 
 from tclint.analyzer import regions
-from tclint.analyzer.call_refs import Entries, MethodPattern, ParamCallable, Returned
+from tclint.analyzer.call_refs import Entries, MethodPattern, ParamCallable, Returned, ReturnedMethod
 
 # call references whose candidate count reads what other functions pass or return
-_DISPATCHED = (MethodPattern, Entries, Returned, ParamCallable)
+_DISPATCHED = (MethodPattern, Entries, Returned, ReturnedMethod, ParamCallable)
 
 
 class KeptReach:
