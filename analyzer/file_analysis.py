@@ -24,6 +24,7 @@ from tclint.analyzer.positions import positions as _positions
 from tclint.analyzer.rules.base import Rule
 from tclint.analyzer.rules._support import param_names
 from tclint.analyzer.summary import (
+    Arm,
     Block,
     CallSite,
     Candidate,
@@ -1209,6 +1210,12 @@ class FileAnalyzer(cst.CSTVisitor):
 
     # -- code Dynamo never traces ---------------------------------------------------------
     def _visit_if(self, node: cst.If) -> None:
+        fn = self.facts.function
+        if fn is not None and self._loop_depth and node.orelse is not None:
+            fork = (Arm(span=None), Arm(span=None))
+            self.summary.functions[fn.key].forks.append(fork)
+            self.span_later(fork[0], node.body)
+            self.span_later(fork[1], node.orelse)
         when = self.facts.value_under_dynamo(node.test)
         if when is False:
             self._eager_blocks.add(id(node.body))

@@ -9,6 +9,8 @@ break that certainly happens: a call that may run one of several methods (a base
 `if x.sum() > 0` after a loop whose body breaks logs nothing, while a `while` test that
 breaks is resumable and does not skip. Rules mark other breaks that end the frame
 (`Rule.report(ends_frame=True)`, as in_loop): a frame resumed holding a NumPy object array.
+A break in one arm of an `if` hides nothing in its other arm (a sparse and a dense path
+that each call `.item()`): only one of them runs.
 """
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ class FunctionFindings:
     own: list[tuple[Diagnostic, bool]] = field(default_factory=list)  # (finding, in a loop body)
     loop_calls: list[tuple[tuple[int, int], list[str]]] = field(default_factory=list)  # (position, callees)
     calls: list[list[str]] = field(default_factory=list)  # each call's possible callees
+    # the line ranges (first, last) of the two arms of each `if`/`else` in a loop or `try` body
+    forks: list[tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=list)
 
     @property
     def callees(self) -> set[str]:
@@ -47,8 +51,10 @@ def keep_reached(found: dict[str, FunctionFindings], name_of) -> list[Diagnostic
             out.extend(d for d, _ in ff.own)
             continue
         stop, index = min(stops, key=lambda s: s[0])
-        hidden = [d for d, _ in ff.own if d.span.line > stop[0]]  # the rest of its line goes with it
-        kept = [d for d, _ in ff.own if d.span.line <= stop[0]]
+        kept, hidden = [], []
+        for d, _ in ff.own:  # the rest of a stop's line goes with it
+            after = any(line < d.span.line and not _apart(ff.forks, line, d.span.line) for (line, _), _ in stops)
+            (hidden if after else kept).append(d)
         if index is not None and hidden:
             lines = sorted({d.span.line for d in hidden})
             shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
@@ -60,6 +66,11 @@ def keep_reached(found: dict[str, FunctionFindings], name_of) -> list[Diagnostic
             kept = [d.with_changes(notes=(*d.notes, note)) if d is first else d for d in kept]
         out.extend(kept)
     return out
+
+
+def _apart(forks, first: int, later: int) -> bool:
+    """Whether two lines lie in different arms of one `if`: only one of them runs."""
+    return any(a[0] <= first <= a[1] and b[0] <= later <= b[1] for a, b in forks)
 
 
 def breaking_functions(found: dict[str, FunctionFindings], certain: bool = False) -> set[str]:

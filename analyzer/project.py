@@ -276,7 +276,8 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
         fs, fn = index.functions[key]
         if fn.disabled:
             continue
-        ff = found[key] = FunctionFindings()
+        ff = found[key] = FunctionFindings(
+            forks=[((a.span.line, a.span.end_line), (b.span.line, b.span.end_line)) for a, b in fn.forks])
         chain = None
         codes = enabled_in.get(key, enabled)
         for cand in fn.candidates:

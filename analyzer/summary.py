@@ -80,6 +80,13 @@ class Block:
 
 
 @dataclass
+class Arm:
+    """One arm of an `if` that has an `else` or `elif`, in a loop or `try` body (loop_skips)."""
+
+    span: Span
+
+
+@dataclass
 class FunctionSummary:
     key: str  # "pkg.mod:Class.method"
     name: str
@@ -117,6 +124,9 @@ class FunctionSummary:
     is_property: bool = False
     context_manager: bool = False  # decorated with contextlib.contextmanager
     blocks: list[Block] = field(default_factory=list)
+    # (the `if` arm, the `else`/`elif` arm) of such forks: a break in one arm that ends the
+    # frame hides nothing in the other (loop_skips)
+    forks: list[tuple[Arm, Arm]] = field(default_factory=list)
 
 
 @dataclass

@@ -101,6 +101,27 @@ PROGRAMS = {
 }
 
 
+# Either arm may be the one that runs: Dynamo breaks in the dense arm on dense input and in
+# the sparse arm on sparse input, and never after the loop.
+ARMS = '''
+    import torch
+
+    @torch.compile
+    def f(xs, sparse):
+        tot = 0.0
+        for x in xs:
+            if sparse:
+                tot += x.sum().item()
+            else:
+                tot += (x * x).sum().item()
+        if tot > 0:
+            print(tot)
+        return tot
+    '''
+ARMS_CALLS = {"dense": ("f([torch.randn(3), torch.randn(3)], False)", [11]),
+              "sparse": ("f([torch.randn(3), torch.randn(3)], True)", [9])}
+
+
 def _flagged(source: str) -> set[int]:
     return {d.span.line for d in api.lint_source(textwrap.dedent(source), "prog.py") if d.gb_type}
 
@@ -118,10 +139,15 @@ def test_the_loop_break_says_what_it_hides():
     assert "2 later findings in it (lines 11, 13)" in first.text()
 
 
+def test_a_break_in_one_arm_of_an_if_hides_nothing_in_the_other_arm():
+    assert _flagged(ARMS) == {9, 11}
+
+
 @pytest.mark.dynamo
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
 def test_dynamo_breaks_on_those_lines():
     cases = [{"id": name, "source": textwrap.dedent(src), "call": call} for name, (src, call, _) in PROGRAMS.items()]
+    cases += [{"id": arm, "source": textwrap.dedent(ARMS), "call": call} for arm, (call, _) in ARMS_CALLS.items()]
     proc = subprocess.run([sys.executable, str(Path(__file__).with_name("dynamo_oracle.py"))],
                           input=json.dumps(cases), capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -129,6 +155,8 @@ def test_dynamo_breaks_on_those_lines():
     for name, (_src, _call, lines) in PROGRAMS.items():
         assert verdicts[name]["error"] is None, name
         assert {line for _, line in verdicts[name]["breaks"]} == lines, name
+    for arm, (_call, lines) in ARMS_CALLS.items():
+        assert [line for _, line in verdicts[arm]["breaks"]] == lines, arm
 
 
 def test_a_break_makes_every_function_that_calls_it_break_up_a_chain_and_round_a_cycle():
