@@ -37,11 +37,11 @@ def add_block_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], en
     """Adds, to each reached function, a finding at each unresumable block that holds a
     certain break; the break inside a `with` body then ends the frame (loop_skips hides what
     follows it), as one in a `try` body already does."""
-    breaking = breaking_functions(found, certain=True)
-    for key, ff in found.items():
-        fn = index.functions[key][1]
-        if not fn.blocks or not enabled(CODE, key):
-            continue
+    breaking: set[str] | None = None
+    for key in [key for key in found if index.functions[key][1].blocks and enabled(CODE, key)]:
+        if breaking is None:  # only projects with such blocks pay for it
+            breaking = breaking_functions(found, certain=True)
+        ff, fn = found[key], index.functions[key][1]
         blocks = [b for b in fn.blocks if (b.context is None or _project_context_manager(index, b.context))
                   and _graph_before(index, key, b, breaking)]
         if not blocks:
