@@ -30,6 +30,11 @@ class KeptReach:
         self._special: dict[str, tuple] = {}  # key -> (summary, indexes of such sites)
         self._index: regions.ProjectIndex | None = None  # the last walk's, for its callers map
 
+    @property
+    def reached(self):
+        """The keys of the last walk's compiled region (none before a walk)."""
+        return self._reached.keys() if self._reached is not None else frozenset()
+
     def reach(self, index: regions.ProjectIndex, roots: list[regions.Root]) -> dict:
         """regions.reach(index, roots), the last one's where nothing it read changed."""
         in_graph = {key for fs in index.files for ref in fs.in_graph for key in regions._compile_targets(index, ref)}

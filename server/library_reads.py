@@ -18,7 +18,6 @@ Everything here runs on the analysis thread, as workspace_index.py does.
 """
 from __future__ import annotations
 
-import functools
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +44,7 @@ class _Libraries:
     summaries: dict[str, Any] = field(default_factory=dict)  # library path -> FileSummary (None: unreadable)
     calls: dict[str, tuple[Any, bool]] = field(default_factory=dict)  # project path -> (summary, calls a library)
     read: list = field(default_factory=list)  # the library summaries the last run read
-    resolutions: Any = None  # the phase with libraries: what it resolved, and its last index
+    resolutions: Any = None  # the phase with libraries: what it resolved, and its region
     last: tuple | None = None  # (settings, project summaries, findings by path) of that phase
 
 
@@ -68,8 +67,6 @@ def diagnostics(index: WorkspaceIndex, key: Path) -> dict[str, list]:
         if not calling:
             state.read, state.last = [], None
             return index.diagnostics(key)
-        if getattr(proj.resolutions, "made", False) is False:  # the index's phase hands back its region too
-            proj.resolutions, proj.last_run = _reaching(), None
         read = state.read
         for _ in range(MAX_PHASES):
             by_path, reached = _phase(index, key, proj, state, read)
@@ -118,15 +115,13 @@ def _calling(proj: Project, state: _Libraries) -> list:
 def _phase(index: WorkspaceIndex, key: Path, proj: Project, state: _Libraries, read: list) -> tuple[dict, set]:
     """The project phase with the library modules `read`, and the compiled region it found."""
     if not read:
-        by_path = index.diagnostics(key)
-        if proj.resolutions.made is None:  # answered from before this index's resolutions were ours
-            proj.last_run = None
-            by_path = index.diagnostics(key)
-        return by_path, proj.resolutions.made.reached
+        by_path = index.diagnostics(key)  # the resolutions keep the region of the phase behind it
+        return by_path, proj.resolutions.region.reached
     from tclint.analyzer.project import project_diagnostics
+    from tclint.analyzer.resolutions import Resolutions
 
     if state.resolutions is None:
-        state.resolutions = _reaching()
+        state.resolutions = Resolutions()
     paths = frozenset(s.path for s in read)
     found = project_diagnostics([*proj.summaries.values(), *read], proj.settings, state.resolutions,
                                 library=paths)
@@ -134,7 +129,7 @@ def _phase(index: WorkspaceIndex, key: Path, proj: Project, state: _Libraries, r
     for d in found:
         if d.path not in paths:  # e.g. a library's unused noqa
             by_path.setdefault(d.path, []).append(d)
-    return by_path, state.resolutions.made.reached
+    return by_path, state.resolutions.region.reached
 
 
 def _walk(index: WorkspaceIndex, proj: Project, state: _Libraries, calling: list, reached: set) -> list:
@@ -181,25 +176,6 @@ def _summarize(index: WorkspaceIndex, proj: Project, f) -> Any:
     if cache is not None:
         cache.put(key, summary)
     return summary
-
-
-@functools.cache
-def _reaching_class():
-    from tclint.analyzer.resolutions import Resolutions
-
-    class Reaching(Resolutions):
-        """Resolutions that keep the last index they made: its `reached` is the run's region."""
-        made: Any = None
-
-        def index(self, files):
-            self.made = super().index(files)
-            return self.made
-
-    return Reaching
-
-
-def _reaching():
-    return _reaching_class()()
 
 
 def _as_file(path: str, summary: Any):
