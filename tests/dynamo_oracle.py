@@ -1,6 +1,6 @@
 """Runs snippets under Dynamo and prints every graph break as JSON (used by the tests).
 
-Usage: python dynamo_oracle.py < cases.json, where cases.json is a list of
+Usage: python dynamo_oracle.py < cases.json (or `ask(cases)` from a test), where cases.json is a list of
 {"id", "source", "call"}. Each snippet is written to a file, imported, Dynamo is reset,
 and `call` is evaluated in the module's namespace with a hook on Dynamo's graph-break
 logging (explain() alone misses breaks that close an empty graph), and every graph compiled
@@ -13,9 +13,19 @@ import importlib.util
 import json
 import logging
 import os
+import subprocess
 import sys
 import tempfile
 import warnings
+
+
+def ask(cases: list[dict], timeout: int = 600) -> dict:
+    """The verdicts on `cases` (id -> {breaks, error, frames}), from this script run in a
+    child process: the test process never imports torch."""
+    proc = subprocess.run([sys.executable, __file__], input=json.dumps(cases), capture_output=True, text=True,
+                          timeout=timeout)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
 
 
 def main() -> None:

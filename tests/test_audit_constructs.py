@@ -7,14 +7,11 @@ Dynamo's verdict. A case with no findings must run without a break.
 from __future__ import annotations
 
 import importlib.util
-import json
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
+from dynamo_oracle import ask
 from tclint.analyzer import api
 
 CASES = {
@@ -511,10 +508,7 @@ def verdicts():
     if importlib.util.find_spec("torch") is None:
         pytest.skip("torch is not installed")
     cases = [{"id": name, "source": _source(name), "call": call} for name, (_, call, _) in CASES.items()]
-    proc = subprocess.run([sys.executable, str(Path(__file__).with_name("dynamo_oracle.py"))],
-                          input=json.dumps(cases), capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout)
+    return ask(cases)
 
 
 @pytest.mark.dynamo

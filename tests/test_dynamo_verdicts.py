@@ -8,13 +8,10 @@ Dynamo compile the same code more than once, a VALID one exactly once. Skipped w
 from __future__ import annotations
 
 import importlib.util
-import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from dynamo_oracle import ask
 from tclint.analyzer import api
 from tclint.analyzer.rules import all_rules
 
@@ -38,12 +35,7 @@ EXAMPLES = list(_examples())
 @pytest.fixture(scope="module")
 def verdicts():
     cases = [{"id": ident, "source": ex.source, "call": ex.call} for ident, _, _, ex in EXAMPLES]
-    proc = subprocess.run(
-        [sys.executable, str(Path(__file__).with_name("dynamo_oracle.py"))],
-        input=json.dumps(cases), capture_output=True, text=True, timeout=1200,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout)
+    return ask(cases, timeout=1200)
 
 
 @pytest.mark.parametrize(("ident", "rule", "kind", "example"), EXAMPLES, ids=[e[0] for e in EXAMPLES])

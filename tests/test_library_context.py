@@ -6,14 +6,12 @@ in the graph whole, so nothing inside it counts."""
 from __future__ import annotations
 
 import importlib.util
-import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
+from dynamo_oracle import ask
 from tclint.analyzer import project
 from tclint.analyzer.config import Settings
 from tclint.analyzer.project import lint_paths
@@ -169,10 +167,7 @@ def test_dynamo_breaks_inside_the_library_on_that_call(tmp_path, libraries, user
     source = (f"import os, sys\nsys.path[:0] = [{str(tmp_path)!r}, os.path.dirname(__file__)]\n"
               + textwrap.dedent(user).lstrip("\n"))
     case = {"id": "library", "source": source, "call": call}
-    proc = subprocess.run([sys.executable, str(Path(__file__).with_name("dynamo_oracle.py"))],
-                          input=json.dumps([case]), capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    result = json.loads(proc.stdout)["library"]
+    result = ask([case], timeout=300)["library"]
     assert result["error"] is None
     # The two lines put in front of the snippet shift it down by 2. The library's frames,
     # traced on their own after that break, break again with no snippet line on their stack.

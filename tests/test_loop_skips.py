@@ -7,14 +7,11 @@ tclint must flag exactly those. The Dynamo half is skipped without torch."""
 from __future__ import annotations
 
 import importlib.util
-import json
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
+from dynamo_oracle import ask
 from tclint.analyzer import api
 
 PROGRAMS = {
@@ -148,10 +145,7 @@ def test_a_break_in_one_arm_of_an_if_hides_nothing_in_the_other_arm():
 def test_dynamo_breaks_on_those_lines():
     cases = [{"id": name, "source": textwrap.dedent(src), "call": call} for name, (src, call, _) in PROGRAMS.items()]
     cases += [{"id": arm, "source": textwrap.dedent(ARMS), "call": call} for arm, (call, _) in ARMS_CALLS.items()]
-    proc = subprocess.run([sys.executable, str(Path(__file__).with_name("dynamo_oracle.py"))],
-                          input=json.dumps(cases), capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    verdicts = json.loads(proc.stdout)
+    verdicts = ask(cases)
     for name, (_src, _call, lines) in PROGRAMS.items():
         assert verdicts[name]["error"] is None, name
         assert {line for _, line in verdicts[name]["breaks"]} == lines, name

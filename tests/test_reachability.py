@@ -8,14 +8,11 @@ breaks the graph on exactly those lines, which the `dynamo` test checks.
 from __future__ import annotations
 
 import importlib.util
-import json
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
+from dynamo_oracle import ask
 from tclint.analyzer import api
 
 CASES = {
@@ -423,10 +420,7 @@ def test_flagged_lines(case):
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
 def test_dynamo_breaks_on_the_flagged_lines():
     cases = [{"id": case, "source": _source(case), "call": CASES[case][1]} for case in CASES]
-    proc = subprocess.run([sys.executable, str(Path(__file__).with_name("dynamo_oracle.py"))],
-                          input=json.dumps(cases), capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    verdicts = json.loads(proc.stdout)
+    verdicts = ask(cases)
     for case in CASES:
         result = verdicts[case]
         assert result["error"] is None, f"{case}: {result['error']}"

@@ -9,14 +9,11 @@ function's own operations outside branches. The Dynamo half is skipped without t
 from __future__ import annotations
 
 import importlib.util
-import json
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
+from dynamo_oracle import ask
 from tclint.analyzer import api
 
 PROGRAMS = {
@@ -144,10 +141,7 @@ def test_in_a_for_loop_only_the_break_inside_is_flagged():
 def test_dynamo_reports_those_lines():
     cases = [{"id": name, "source": textwrap.dedent(src), "call": call} for name, (src, call, _) in PROGRAMS.items()]
     cases.append({"id": "for", "source": textwrap.dedent(IN_A_FOR_LOOP[0]), "call": IN_A_FOR_LOOP[1]})
-    proc = subprocess.run([sys.executable, str(Path(__file__).with_name("dynamo_oracle.py"))],
-                          input=json.dumps(cases), capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    verdicts = json.loads(proc.stdout)
+    verdicts = ask(cases)
     for name, (_src, _call, lines) in PROGRAMS.items():
         assert verdicts[name]["error"] is None, name
         assert {line for _, line in verdicts[name]["breaks"]} == lines, (name, verdicts[name]["breaks"])
