@@ -380,7 +380,7 @@ def _make(rule, path, span, message, chain, fix=None, gb=None, severity=None) ->
         name=rule.name,
         severity=severity or rule.severity,
         message=message,
-        gb_type=gb.gb_type if gb else None,
+        gb_type=gb.gb_type if gb else rule.compile_reason,
         gb_id=gb.gb_id if gb else None,
         url=gb_url(gb.gb_id) if gb else None,
         chain=tuple(chain),

@@ -21,7 +21,6 @@ from typing import Callable
 
 from tclint.analyzer.call_refs import Named
 from tclint.analyzer.diagnostic import Diagnostic, Span
-from tclint.analyzer.knowledge.hazards import STEP_UNSUPPORTED
 from tclint.analyzer.loop_skips import FunctionFindings, breaking_functions, is_break
 from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.summary import Block
@@ -47,7 +46,7 @@ def add_block_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], en
         if not blocks:
             continue
         breaks: list[tuple[Block, int, str]] = []  # (outermost block, line, what breaks there)
-        for i, (d, in_loop) in enumerate(ff.own):
+        for i, (d, _) in enumerate(ff.own):
             block = _outermost(blocks, d.span.line)
             if block is not None and is_break(d):
                 breaks.append((block, d.span.line, f"{d.code} {d.name}"))
@@ -65,10 +64,10 @@ def add_block_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], en
             kind = "try" if block.context is None else "with"
             span = block.span
             header = Span(span.line, span.column, span.line, span.column + len(kind))
-            finding = make(CODE, key, header,
-                           f"Dynamo cannot resume inside this `{kind}` block, so the graph break at line {line} "
-                           f"({what}) compiles `{fn.name}` only up to here and runs the rest of it eagerly")
-            ff.own.append((finding.with_changes(gb_type=STEP_UNSUPPORTED), False))
+            ff.own.append((make(CODE, key, header,
+                                f"Dynamo cannot resume inside this `{kind}` block, so the graph break at line {line} "
+                                f"({what}) compiles `{fn.name}` only up to here and runs the rest of it eagerly"),
+                           False))
 
 
 def _graph_before(index: ProjectIndex, key: str, block: Block, breaking: set[str]) -> bool:

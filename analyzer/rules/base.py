@@ -46,7 +46,7 @@ class Rule:
     # Other Gb_types the same pattern produces in some spellings (checked by the tests).
     also_predicts: ClassVar[tuple[GraphBreak, ...]] = ()
     # For a finding that is no registry entry but a reason Dynamo gives for compiling a graph
-    # early (hazards.STEP_UNSUPPORTED): the Diagnostic's gb_type, and what the tests expect.
+    # early (hazards.STEP_UNSUPPORTED): its findings' gb_type, and what the tests expect.
     compile_reason: ClassVar[str | None] = None
     severity: ClassVar[Severity] = Severity.WARNING
     # "function": visits only nodes inside function bodies; "module": every node.
