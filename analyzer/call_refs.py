@@ -233,7 +233,19 @@ class LeftNone:
         return f"{self.function}({self.name}=None)"
 
 
-ConditionRef = CallRef | Param | NumpyResult | ModuleClass | TensorType | OptionalKeys | Attr | ReturnedField
+@dataclass(frozen=True)
+class CompilingTest:
+    """A condition: calling `call` returns True while Dynamo traces (an "am I compiling"
+    predicate of the project or of a library, known by what its body returns)."""
+
+    call: CallRef
+
+    def __str__(self) -> str:
+        return f"compiling:{self.call}"
+
+
+ConditionRef = (CallRef | Param | NumpyResult | ModuleClass | TensorType | OptionalKeys | Attr | ReturnedField
+                | CompilingTest)
 
 
 def field_condition(condition: frozenset, field: str) -> frozenset:
@@ -245,4 +257,4 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
 
 
 RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ModuleClass, TensorType,
-           OptionalKeys, Attr, ReturnedField, LeftNone)
+           OptionalKeys, Attr, ReturnedField, LeftNone, CompilingTest)

@@ -13,7 +13,7 @@ from pathlib import PurePath
 from typing import Sequence
 
 from tclint.analyzer.call_refs import (
-    AnyMethod, Attr, CallRef, Entries, LeftNone, Method, MethodPattern, ModuleClass, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned,
+    AnyMethod, Attr, CallRef, CompilingTest, Entries, LeftNone, Method, MethodPattern, ModuleClass, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned,
     ReturnedField, ReturnedMethod,
     SuperMethod, TensorType, field_condition,
 )
@@ -521,6 +521,11 @@ class ProjectIndex:
                 for key in self.resolve_ref(ref.call):
                     if self.functions[key][1].returns == "ndarray":
                         return key, "returns a NumPy value, which Dynamo traces as a tensor"
+                continue
+            if isinstance(ref, CompilingTest):
+                if self._is_compiling(ref.call, set()):
+                    keys = self._resolve_plain(ref.call)
+                    return (keys[0] if keys else str(ref.call)), "returns True while Dynamo traces"
                 continue
             if isinstance(ref, Param):
                 if not ref.field and ref.function in self.root_keys and ref.name in self.functions[ref.function][1].inputs:
