@@ -78,7 +78,7 @@ class Diagnostic:
     # sentences the project phase adds (what a break inside a loop keeps from being traced)
     notes: tuple[str, ...] = field(default=())
     cell: int | None = None  # in a notebook: the code cell (from 1) that `span` is relative to
-    because: str | None = None  # what makes the value a tensor, from another function: "`f` returns a tensor"
+    because: str | None = None  # what makes it hold, from another function: "`f` returns a tensor"
     hint: str | None = None  # the Dynamo setting that would trace it
     observed: str | None = None  # the Gb_type Dynamo logged, where it is not the predicted one
 

@@ -698,3 +698,33 @@ def test_the_caller_a_message_names_does_not_depend_on_hashing(tmp_path):
                               capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed})
         outputs.add(proc.stdout)
     assert len(outputs) == 1 and "passes a tensor as `t`" in outputs.pop()
+
+
+def test_default_filled_in_only_when_not_compiling_is_decided_by_the_predicate_in_another_file(tmp_path):
+    """TC239 holds only where the guard's function is an "am I compiling" predicate, known from
+    its body in another file; a guard on anything else leaves the parameter filled in."""
+    model = """
+        import torch
+        from utils import {guard}
+
+        @torch.compile
+        def f(x, mask=None):
+            if mask is None and not {guard}():
+                mask = torch.ones(3)
+            return x * mask[None]
+    """
+    utils = """
+        import os
+        import torch
+
+        def is_tracing():
+            return torch.compiler.is_compiling()
+
+        def offline():
+            return os.environ.get("OFFLINE") == "1"
+    """
+    found, diags = lint_tree(tmp_path / "a", {"model.py": model.format(guard="is_tracing"), "utils.py": utils})
+    assert found == [("model.py", 9, "TC239")]
+    assert diags[0].because == "`is_tracing` returns True while Dynamo traces"
+    found, _ = lint_tree(tmp_path / "b", {"model.py": model.format(guard="offline"), "utils.py": utils})
+    assert found == []
