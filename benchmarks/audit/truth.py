@@ -40,6 +40,8 @@ STUDIED = {
     "asteroid_filterbanks", "performer_pytorch", "axial_positional_embedding", "x_unet",
     "reformer_pytorch", "routing_transformer", "linear_attention_transformer", "linformer",
     "product_key_memory", "mixture_of_experts", "dadaptation", "pytorch_wavelets",
+    "snntorch", "pytorch_msssim", "roma", "pytorch_tcn", "rtdl_revisiting_models.py", "ema_pytorch",
+    "lion_pytorch", "lambda_networks", "siren_pytorch", "geoopt", "kymatio", "torchkbnufft",
 }
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>.+)$')
 _WRAPPERS = ("Encountered graph break when attempting to trace", "Failed to handle graph break gracefully",
