@@ -1211,7 +1211,8 @@ class FileAnalyzer(cst.CSTVisitor):
     # -- code Dynamo never traces ---------------------------------------------------------
     def _visit_if(self, node: cst.If) -> None:
         fn = self.facts.function
-        if fn is not None and self._loop_depth and node.orelse is not None:
+        # a fork in a loop body, or one whose arm holds a loop (`if a: for ...` / `elif b: for ...`)
+        if fn is not None and node.orelse is not None and (self._loop_depth or _holds_loop(node)):
             fork = (Arm(span=None), Arm(span=None))
             self.summary.functions[fn.key].forks.append(fork)
             self.span_later(fork[0], node.body)
@@ -1681,6 +1682,18 @@ class _AttributeScan:
 
 
 _BRANCHING = (cst.If, cst.For, cst.While, cst.Try, cst.TryStar)
+
+
+def _holds_loop(node: cst.CSTNode) -> bool:
+    """Whether a loop or `try` lies in `node`, outside nested functions and classes."""
+    todo = list(node.children)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (cst.For, cst.While, cst.Try, cst.TryStar)):
+            return True
+        if not isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.BaseExpression)):
+            todo.extend(n.children)
+    return False
 
 _BOOKKEEPING_VISIT = {
     cst.Module: FileAnalyzer._visit_module,
