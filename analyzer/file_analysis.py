@@ -670,6 +670,21 @@ class FileAnalyzer(cst.CSTVisitor):
 
     def _visit_for(self, node: cst.For) -> None:
         self._bind_elements(node.target, node.iter)
+        fn = self.facts.function
+        if fn is not None and isinstance(node.target, cst.Name):
+            element = self._attribute_class(node.iter, element=True)  # `for blk in self.blocks:`
+            if element:
+                fn.instance_classes[node.target.value] = element
+
+    def _attribute_class(self, expr: cst.BaseExpression, element: bool) -> str | None:
+        """The project class of the object set-up code stores in `self.name` (`self.ema = EMA()`),
+        or with `element`, of each object in it (`self.blocks = nn.ModuleList([Block() ...])`)."""
+        if not (isinstance(expr, cst.Attribute) and self.facts.is_self(expr.value)):
+            return None
+        built = self.facts.function.class_scope.built_from.get(expr.attr.value + ("[]" if element else ""))
+        if built and built.rsplit(".", 1)[-1][:1].isupper() and self.facts.is_project_name(built):
+            return built
+        return None
 
     def _bind_elements(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
         """Bind a loop target to what iterating `iterable` gives (see Facts.loop_bindings)."""
@@ -873,6 +888,10 @@ class FileAnalyzer(cst.CSTVisitor):
                 return refs.SuperMethod(cls, method) if cls else None
             if facts.is_self(receiver):
                 return refs.Method(facts.class_dotted(), method)
+            held = (self._attribute_class(receiver.value, element=True) if isinstance(receiver, cst.Subscript)
+                    else self._attribute_class(receiver, element=False))
+            if held:  # `self.ema.update()`, `self.blocks[0].reset()`
+                return refs.Method(held, method)
             if isinstance(receiver, cst.Name) and facts.function is not None:
                 cls_name = facts.function.instance_classes.get(receiver.value)
                 if cls_name is None and facts.function.lookup(receiver.value) is None:
@@ -1634,6 +1653,9 @@ class _AttributeScan:
             qual = facts.qualname(value.func)
             if qual:
                 self.scope.built_from[attr] = qual
+            element = _element_class(facts, value, qual)
+            if element:  # keyed `attr[]`: the class of each object the ModuleList or list holds
+                self.scope.built_from[attr + "[]"] = element
             if qual and not qual.startswith("torch."):
                 self.summary.submodules[attr] = qual
 
@@ -1682,6 +1704,23 @@ class _AttributeScan:
 
 
 _BRANCHING = (cst.If, cst.For, cst.While, cst.Try, cst.TryStar)
+_OBJECT_LISTS = frozenset({"torch.nn.ModuleList", "torch.nn.modules.container.ModuleList", "builtins.list"})
+
+
+def _element_class(facts, value: cst.Call, qual: str | None) -> str | None:
+    """`nn.ModuleList([Block(...) for _ in range(n)])`, `nn.ModuleList([Block(), Block()])`: the
+    one class every element is built from."""
+    if qual not in _OBJECT_LISTS or not value.args or value.args[0].keyword:
+        return None
+    items = value.args[0].value
+    if isinstance(items, (cst.ListComp, cst.GeneratorExp)):
+        built = {items.elt}
+    elif isinstance(items, (cst.List, cst.Tuple)) and items.elements:
+        built = {e.value for e in items.elements}
+    else:
+        return None
+    classes = {facts.qualname(b.func) if isinstance(b, cst.Call) else None for b in built}
+    return classes.pop() if len(classes) == 1 else None
 
 
 def _holds_loop(node: cst.CSTNode) -> bool:
