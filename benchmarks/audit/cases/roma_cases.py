@@ -4,16 +4,18 @@ import torch
 from . import case
 
 
-@case("rotvec_quat_rotmat_roundtrip")
+@case("rotmat_to_rotvec")
 def _():
     import roma
 
-    def roundtrip(rotvec):
-        q = roma.rotvec_to_unitquat(rotvec)
-        R = roma.unitquat_to_rotmat(q)
-        return roma.rotmat_to_rotvec(R), roma.unitquat_to_rotvec(q)
+    return roma.rotmat_to_rotvec, (roma.random_rotmat(5),), {}
 
-    return roundtrip, (torch.randn(5, 3),), {}
+
+@case("unitquat_to_rotvec")
+def _():
+    import roma
+
+    return roma.unitquat_to_rotvec, (roma.random_unitquat(5),), {}
 
 
 @case("special_procrustes", grad=True)
@@ -45,15 +47,25 @@ def _():
     return roma.rigid_points_registration, (x, y), {"compute_scaling": True}
 
 
-@case("euler_and_geodesic")
+@case("euler_to_rotmat")
 def _():
     import roma
 
-    def f(angles, R2):
-        R1 = roma.euler_to_rotmat("xyz", angles)
-        return roma.rotmat_geodesic_distance(R1, R2), roma.rotmat_to_euler("xyz", R1)
+    return roma.euler_to_rotmat, ("xyz", torch.randn(4, 3)), {}
 
-    return f, (torch.randn(4, 3), roma.random_rotmat(4)), {}
+
+@case("rotmat_to_euler")
+def _():
+    import roma
+
+    return roma.rotmat_to_euler, ("xyz", roma.random_rotmat(4)), {}
+
+
+@case("rotmat_geodesic_distance")
+def _():
+    import roma
+
+    return roma.rotmat_geodesic_distance, (roma.random_rotmat(4), roma.random_rotmat(4)), {}
 
 
 @case("unitquat_slerp")

@@ -76,7 +76,7 @@ def _():
     return layer, (torch.randn(2, 8, 6, 6),), {}
 
 
-@case("siren_wrapper")
+@case("siren_wrapper", grad=True)
 def _():
     from siren_pytorch import SirenNet, SirenWrapper
 

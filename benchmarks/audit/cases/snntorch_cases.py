@@ -44,6 +44,14 @@ def _():
     return _net(neuron), (torch.randn(4, 3, 8),), {}
 
 
+@case("leaky_step")
+def _():
+    import snntorch as snn
+
+    lif = snn.Leaky(beta=0.9, learn_threshold=True, reset_mechanism="zero")
+    return lif, (torch.randn(3, 8), lif.reset_mem()), {}
+
+
 @case("synaptic_step")
 def _():
     import snntorch as snn
@@ -56,8 +64,7 @@ def _():
 def _():
     import snntorch as snn
 
-    net = torch.nn.Sequential(torch.nn.Linear(8, 4), snn.Alpha(alpha=0.9, beta=0.8, init_hidden=True))
-    return net, (torch.randn(3, 8),), {}
+    return snn.Alpha(alpha=0.9, beta=0.8, init_hidden=True), (torch.randn(3, 8),), {}
 
 
 @case("rleaky_linear")
@@ -85,18 +92,22 @@ def _():
     return snn.LeakyParallel(input_size=8, hidden_size=6), (torch.randn(5, 3, 8),), {}
 
 
-@case("ce_rate_and_mse_count_loss", grad=True)
+def _spikes():
+    return torch.rand(6, 3, 4, requires_grad=True), torch.tensor([0, 2, 1])
+
+
+@case("ce_rate_loss", grad=True)
 def _():
     import snntorch.functional as SF
 
-    ce, mse = SF.ce_rate_loss(), SF.mse_count_loss(correct_rate=0.8, incorrect_rate=0.2)
-    spk = torch.rand(6, 3, 4, requires_grad=True)
-    targets = torch.tensor([0, 2, 1])
+    return SF.ce_rate_loss(), _spikes(), {}
 
-    def losses(spk_out, y):
-        return ce(spk_out, y) + mse(spk_out, y)
 
-    return losses, (spk, targets), {}
+@case("mse_count_loss", grad=True)
+def _():
+    import snntorch.functional as SF
+
+    return SF.mse_count_loss(correct_rate=0.8, incorrect_rate=0.2), _spikes(), {}
 
 
 @case("accuracy_rate")
@@ -107,11 +118,15 @@ def _():
     return SF.accuracy_rate, (spk, torch.tensor([0, 2, 1])), {}
 
 
-@case("spikegen_rate_latency")
+@case("spikegen_rate")
 def _():
     from snntorch import spikegen
 
-    def encode(x):
-        return spikegen.rate(x, num_steps=4), spikegen.latency(x, num_steps=4, normalize=True, linear=True)
+    return spikegen.rate, (torch.rand(3, 8),), {"num_steps": 4}
 
-    return encode, (torch.rand(3, 8),), {}
+
+@case("spikegen_latency")
+def _():
+    from snntorch import spikegen
+
+    return spikegen.latency, (torch.rand(3, 8),), {"num_steps": 4, "normalize": True, "linear": True}
