@@ -297,6 +297,12 @@ CASES: list[tuple[str, str, str]] = [
     ("torch.get_rng_state", "torch.get_rng_state()", ""),
     ("torch.random.fork_rng", "torch.random.fork_rng()", ""),
     ("torch.Generator", "torch.Generator()", ""),
+    # a sparse tensor built in compiled code (torchkbnufft's interpolation matrices)
+    ("torch.sparse_coo_tensor", "s = torch.sparse_coo_tensor(torch.tensor([[0, 1], [1, 2]]), x[:2], (3, 3))", ""),
+    ("torch.sparse_csr_tensor",
+     "s = torch.sparse_csr_tensor(torch.tensor([0, 1, 2, 2]), torch.tensor([0, 1]), x[:2], (3, 3))", ""),
+    ("torch.sparse_csc_tensor",
+     "s = torch.sparse_csc_tensor(torch.tensor([0, 1, 2, 2]), torch.tensor([0, 1]), x[:2], (3, 3))", ""),
     ("torch.is_grad_enabled", "torch.is_grad_enabled()", ""),
     ("torch.get_default_dtype", "torch.get_default_dtype()", ""),
     ("torch.set_default_dtype", "torch.set_default_dtype(torch.float32)", ""),
