@@ -222,8 +222,9 @@ class ReturnedField:
 @dataclass(frozen=True)
 class LeftNone:
     """A guard (`Candidate.unless`): every compiled caller of `function` leaves this parameter
-    at its default None, so code under `name is not None` (or after `name is None or`) never
-    runs. `position` as in `Param`."""
+    at its default (None, or another falsy constant) or passes None, so code under
+    `name is not None` or `if name:` (or after `name is None or`) never runs. `position` as in
+    `Param`."""
 
     function: str
     position: int

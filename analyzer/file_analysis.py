@@ -439,8 +439,11 @@ class FileAnalyzer(cst.CSTVisitor):
         self.facts.function = scope  # param defaults are read in the new scope's context
         inputs = set()
         for i, p in enumerate(positional + list(params.kwonly_params)):
-            if p.default is not None and _names(p.default, "None"):
-                scope.none_defaults[p.name.value] = refs.LeftNone(key, i if i < len(positional) else -1, p.name.value)
+            if p.default is not None and _falsy_constant(p.default):
+                guard = refs.LeftNone(key, i if i < len(positional) else -1, p.name.value)
+                scope.falsy_defaults[p.name.value] = guard
+                if _names(p.default, "None"):
+                    scope.none_defaults[p.name.value] = guard
             kind = scope.env[p.name.value] = self.facts.param_kind(p, root_like)
             if kind == tf.UNKNOWN or isinstance(kind, frozenset):
                 index = i if i < len(positional) else -1  # keyword-only: matched by name
@@ -581,6 +584,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 fn.param_refs.pop(target.value, None)
                 fn.unpacked.pop(target.value, None)
                 fn.none_defaults.pop(target.value, None)
+                fn.falsy_defaults.pop(target.value, None)
                 cls_name = self._constructed_class(value)
                 if cls_name:
                     fn.instance_classes[target.value] = cls_name
@@ -1320,11 +1324,14 @@ class FileAnalyzer(cst.CSTVisitor):
 
     def _decided(self, test: cst.BaseExpression) -> dict:
         """{guard: the truth of `test`} for the `LeftNone` guards under which `test` is decided
-        without reading any value: `p is None`, `p is not None`, and `and`/`or`/`not` of them,
-        for a parameter `p` that defaults to None and was not rebound."""
+        without reading any value: `p is None`, `p is not None` for a parameter `p` that defaults
+        to None, `p` for one that defaults to a falsy constant (`first=0`), and `and`/`or`/`not`
+        of them, where `p` was not rebound."""
         fn = self.facts.function
-        if fn is None or not fn.none_defaults:
+        if fn is None or not fn.falsy_defaults:
             return {}
+        if isinstance(test, cst.Name) and test.value in fn.falsy_defaults:
+            return {fn.falsy_defaults[test.value]: False}
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return {r: not v for r, v in self._decided(test.expression).items()}
         if isinstance(test, cst.BooleanOperation):
@@ -1533,6 +1540,17 @@ def _name_pattern(expr: cst.BaseExpression) -> tuple[str, str] | None:
 
 def _names(expr: cst.BaseExpression, name: str | None) -> bool:
     return name is not None and isinstance(expr, cst.Name) and expr.value == name
+
+
+def _falsy_constant(expr: cst.BaseExpression) -> bool:
+    """None, False, 0, 0.0, "" or (): a default that leaves `if p:` untaken."""
+    if isinstance(expr, cst.Name):
+        return expr.value in ("None", "False")
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return float(expr.evaluated_value) == 0
+    if isinstance(expr, cst.SimpleString):
+        return expr.evaluated_value in ("", b"")
+    return isinstance(expr, cst.Tuple) and not expr.elements
 
 
 def _objects_passed(scope: tf.FunctionScope) -> None:

@@ -135,6 +135,8 @@ class FunctionScope:
     kwargs_name: str | None = None  # the `**kwargs` parameter, if any
     # parameters that default to None, not rebound yet -> the guard "no caller passes it"
     none_defaults: dict[str, refs.LeftNone] = field(default_factory=dict)
+    # parameters that default to None or another falsy constant (False, 0, ""), not rebound yet
+    falsy_defaults: dict[str, refs.LeftNone] = field(default_factory=dict)
     # names whose attributes are read with a name no tensor has (`out.logits`): never tensors
     objects: set[str] = field(default_factory=set)
     # the calls made here, as recorded: (call site, its node)

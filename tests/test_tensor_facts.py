@@ -456,6 +456,36 @@ def test_code_under_an_optional_parameter_no_compiled_caller_passes_is_not_trace
     """) == [("TC101", 15)]
 
 
+def test_code_under_a_flag_defaulting_to_a_falsy_constant_no_compiled_caller_passes_is_not_traced():
+    """snntorch's spelling: `if first and torch.max(data) > 1` with `first=0` left at its default
+    by every compiled caller never reads `data`; Dynamo (torch 2.13) breaks only where a caller
+    passes `first=True`. A falsy default is no None: `first is None` decides nothing."""
+    source = """
+        import torch
+
+
+        def rate(data, first=0, scale=None):
+            if first and torch.max(data) > 1:
+                data = data / torch.max(data)
+            if not scale or data.sum() > 0:
+                data = data * 2
+            if first is None or data.sum() > 0:
+                data = data + 1
+            return data
+
+
+        @torch.compile
+        def f(x):
+            return rate(x)
+    """
+    assert _found(source) == [("TC101", 10)]
+    assert _found(source + """
+        @torch.compile
+        def g(x):
+            return rate(x, first=True)
+    """) == [("TC101", 6), ("TC101", 10)]
+
+
 def test_an_optional_parameter_passed_on_as_none_stays_none():
     """`outer` passes its own `scale`, left at None, and a literal None: Dynamo (torch 2.13)
     reads `x.sum()` only once the compiled caller gives `outer` a scale."""
