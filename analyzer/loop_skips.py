@@ -39,10 +39,11 @@ def is_break(d: Diagnostic) -> bool:
     return d.gb_type is not None and d.severity is not Severity.INFO
 
 
-def keep_reached(found: dict[str, FunctionFindings], name_of) -> list[Diagnostic]:
+def keep_reached(found: dict[str, FunctionFindings], name_of, breaking: set[str] | None = None) -> list[Diagnostic]:
     """Every finding, less those a loop break earlier in the same function hides (the
-    break's message says how many). `name_of(key)` is the function's name for messages."""
-    breaking = breaking_functions(found, certain=True)
+    break's message says how many). `name_of(key)` is the function's name for messages;
+    `breaking`: breaking_functions(found, certain=True), where the caller keeps it."""
+    breaking = breaking if breaking is not None else breaking_functions(found, certain=True)
     out: list[Diagnostic] = []
     for key, ff in found.items():
         stops = [(_pos(d), i) for i, (d, in_loop) in enumerate(ff.own) if in_loop and is_break(d)]
@@ -76,20 +77,41 @@ def _apart(forks, first: int, later: int) -> bool:
 def breaking_functions(found: dict[str, FunctionFindings], certain: bool = False) -> set[str]:
     """Functions whose inlining breaks: a break of their own, or in a function they call
     (`certain`: at a call all of whose possible callees break)."""
-    breaking = {key for key, ff in found.items() if any(is_break(d) for d, _ in ff.own)}
-    # Up the call graph from each break once (a whole project reaches tens of thousands of functions).
-    sites_calling: dict[str, list[tuple[str, list[str]]]] = {}  # callee -> (caller, that call's callees)
-    for key, ff in found.items():
-        for callees in ff.calls:
-            for callee in set(callees):
-                sites_calling.setdefault(callee, []).append((key, callees))
-    todo = list(breaking)
-    while todo:
-        for caller, callees in sites_calling.get(todo.pop(), ()):
-            if caller not in breaking and (not certain or all(c in breaking for c in callees)):
-                breaking.add(caller)
-                todo.append(caller)
-    return breaking
+    breaking = Breaking(found)
+    return breaking.certain if certain else breaking.any
+
+
+class Breaking:
+    """breaking_functions both ways, kept up to date as later passes add findings (resume
+    breaks, unresumable blocks): the calls of a whole project are gathered once, and each
+    update walks up the call graph only from the functions that break anew."""
+
+    def __init__(self, found: dict[str, FunctionFindings]) -> None:
+        self._found = found
+        self._sites: dict[str, list[tuple[str, list[str]]]] = {}  # callee -> (caller, that call's callees)
+        for key, ff in found.items():
+            for callees in ff.calls:
+                for callee in set(callees):
+                    self._sites.setdefault(callee, []).append((key, callees))
+        self.any: set[str] = set()
+        self.certain: set[str] = set()
+        self.update()
+
+    def update(self) -> None:
+        """Takes in the breaks added to the functions' own findings since the last update."""
+        seeds = [key for key, ff in self._found.items() if key not in self.certain and any(is_break(d) for d, _ in ff.own)]
+        self._spread(seeds, self.any, certain=False)
+        self._spread(seeds, self.certain, certain=True)
+
+    def _spread(self, seeds: list[str], into: set[str], certain: bool) -> None:
+        # Up the call graph from each break once (a whole project reaches tens of thousands of functions).
+        todo = [key for key in seeds if key not in into]
+        into.update(todo)
+        while todo:
+            for caller, callees in self._sites.get(todo.pop(), ()):
+                if caller not in into and (not certain or all(c in into for c in callees)):
+                    into.add(caller)
+                    todo.append(caller)
 
 
 def _pos(d: Diagnostic) -> tuple[int, int]:

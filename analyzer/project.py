@@ -23,7 +23,7 @@ from tclint.analyzer.file_analysis import analyze_module
 from tclint.analyzer.gb_registry import gb_url
 from tclint.analyzer.imported_context import imported_files
 from tclint.analyzer.library_context import LibraryReader, at_library_calls, site_folders, site_stamp
-from tclint.analyzer.loop_skips import FunctionFindings, keep_reached
+from tclint.analyzer.loop_skips import Breaking, FunctionFindings, keep_reached
 from tclint.analyzer.neutral_dir import in_neutral_directory
 from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
 from tclint.analyzer.notebook import Notebook, read_notebook
@@ -313,11 +313,14 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
     def make(code, key, site, message):
         return _make(rules[code], index.functions[key][0].path, site.span, message, _chain(index, reached, key))
 
-    add_resume_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make)
+    breaks = Breaking(found)  # each pass below adds breaks; the next one reads them
+    add_resume_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make, breaks)
+    breaks.update()
     add_block_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled),
                      lambda code, key, span, message: _make(rules[code], index.functions[key][0].path, span, message,
-                                                            _chain(index, reached, key)))
-    raw.extend(keep_reached(found, lambda key: index.functions[key][1].name))
+                                                            _chain(index, reached, key)), breaks)
+    breaks.update()
+    raw.extend(keep_reached(found, lambda key: index.functions[key][1].name, breaks.certain))
     if resolutions is not None:
         resolutions.keep(index.name_caches())
     return finalize(at_library_calls(raw, library, summaries), summaries, settings)

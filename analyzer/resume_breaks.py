@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Callable
 
 from tclint.analyzer.call_refs import Named, ReturnedMethod, SuperMethod
-from tclint.analyzer.loop_skips import FunctionFindings, breaking_functions
+from tclint.analyzer.loop_skips import Breaking, FunctionFindings
 from tclint.analyzer.regions import ProjectIndex
 
 REBUILT_OBJECT_CALL = "TC225"
@@ -27,11 +27,11 @@ Make = Callable[[str, str, object, str], object]
 
 
 def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], enabled: Callable[[str, str], bool],
-                      make: Make) -> None:
+                      make: Make, breaks: Breaking | None = None) -> None:
     """Adds the findings above to `found` (function key -> its findings). `enabled(code, key)`
-    says whether a rule is on in that function."""
-    breaking = breaking_functions(found)
-    certain = breaking_functions(found, certain=True)
+    says whether a rule is on in that function; `breaks`: Breaking(found), where the caller keeps it."""
+    breaks = breaks if breaks is not None else Breaking(found)
+    breaking, certain = breaks.any, breaks.certain
     module_inits: set[str] = set()
     for key in list(found):
         if found[key].callees.isdisjoint(breaking):

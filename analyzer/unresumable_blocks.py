@@ -21,7 +21,7 @@ from typing import Callable
 
 from tclint.analyzer.call_refs import Named
 from tclint.analyzer.diagnostic import Diagnostic, Span
-from tclint.analyzer.loop_skips import FunctionFindings, breaking_functions, is_break
+from tclint.analyzer.loop_skips import Breaking, FunctionFindings, breaking_functions, is_break
 from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.summary import Block
 
@@ -32,14 +32,14 @@ Make = Callable[[str, str, Span, str], Diagnostic]
 
 
 def add_block_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], enabled: Callable[[str, str], bool],
-                     make: Make) -> None:
+                     make: Make, breaks: Breaking | None = None) -> None:
     """Adds, to each reached function, a finding at each unresumable block that holds a
     certain break; the break inside a `with` body then ends the frame (loop_skips hides what
     follows it), as one in a `try` body already does."""
     breaking: set[str] | None = None
     for key in [key for key in found if index.functions[key][1].blocks and enabled(CODE, key)]:
         if breaking is None:  # only projects with such blocks pay for it
-            breaking = breaking_functions(found, certain=True)
+            breaking = breaks.certain if breaks is not None else breaking_functions(found, certain=True)
         ff, fn = found[key], index.functions[key][1]
         blocks = [b for b in fn.blocks if (b.context is None or _project_context_manager(index, b.context))
                   and _graph_before(index, key, b, breaking)]
