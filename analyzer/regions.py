@@ -71,6 +71,8 @@ class ProjectIndex:
         self._callers_map: dict[str, list[tuple[str, CallSite]]] | None = None
         self._aliases: dict[str, str] | None = names.get("aliases")
         self._compiling: dict[CallRef, bool] = {}
+        # what the searches below cut short (a cycle back to what is being worked out): see _settled
+        self._cut_log: list = []
         self._wrappers: dict[str, list[str]] = names.get("wrappers", {})
         self._families: dict[str, bool] = names.get("families", {})
         self._resolved: dict[CallRef, tuple[str, ...]] = names.get("resolved", {})
@@ -482,7 +484,9 @@ class ProjectIndex:
         if ref in self._compiling:
             return self._compiling[ref]
         if ref in active:
+            self._cut_log.append(ref)
             return False
+        mark = len(self._cut_log)
         active.add(ref)
         keys = self._resolve_plain(ref)
         if keys:
@@ -492,20 +496,35 @@ class ProjectIndex:
         else:
             result = isinstance(ref, Named) and ref.dotted.rpartition(".")[2] in TRUE_UNDER_DYNAMO_WRAPPERS
         active.discard(ref)
-        self._compiling[ref] = result
+        if self._settled(mark, active) or result:
+            self._compiling[ref] = result
         return result
+
+    def _settled(self, mark: int, active: set) -> bool:
+        """Whether the answer worked out since the cut log stood at `mark` holds however the
+        search got there. A True always does (each search only ORs and ANDs what it finds); a
+        False is provisional while a cycle it cut is still being worked out above it (a search
+        started here would go on through that entry): kept, it would make answers depend on
+        which question a run asked first. The cuts still open are handed up to that entry."""
+        open_cuts = {entry for entry in self._cut_log[mark:] if entry in active}
+        del self._cut_log[mark:]
+        self._cut_log.extend(open_cuts)
+        return not open_cuts
 
     def returns_tensor(self, key: str, _active: set | None = None) -> bool:
         if key in self._returns:
             return self._returns[key]
         active = _active if _active is not None else set()
         if key in active:
+            self._cut_log.append(key)
             return False
+        mark = len(self._cut_log)
         active.add(key)
         fn = self.functions[key][1]
         result = fn.returns == "tensor" or (isinstance(fn.returns, frozenset) and self.condition_holds(fn.returns, active))
         active.discard(key)
-        self._returns[key] = result
+        if self._settled(mark, active) or result:
+            self._returns[key] = result
         return result
 
     def condition_holds(self, condition, _active: set | None = None) -> bool:
@@ -569,6 +588,7 @@ class ProjectIndex:
     def _field_source(self, ref: ReturnedField, active: set) -> tuple[str, str] | None:
         """A callee `ref.call` may run whose returned tuples hold a tensor at `ref.index`."""
         if ref in active:
+            self._cut_log.append(ref)
             return None
         active.add(ref)
         try:
@@ -588,8 +608,12 @@ class ProjectIndex:
         if ref in self._attributes:
             return self._attributes[ref]
         resolved = self.resolve_dotted(ref.cls)
-        if ref in active or not (resolved and resolved[0] == "class"):
+        if ref in active:
+            self._cut_log.append(ref)
             return None
+        if not (resolved and resolved[0] == "class"):
+            return None
+        mark = len(self._cut_log)
         active.add(ref)
         found = None
         try:
@@ -607,11 +631,13 @@ class ProjectIndex:
             return found
         finally:
             active.discard(ref)
-            self._attributes[ref] = found  # as `_returns`, also when a cycle cut the search short
+            if self._settled(mark, active) or found is not None:
+                self._attributes[ref] = found
 
     def _caller_passing_tensor(self, ref: Param, active: set) -> str | None:
         """A compiled caller that passes a tensor to the parameter `ref` names."""
         if ref in active:
+            self._cut_log.append(ref)
             return None
         active.add(ref)
         callee, name, field, position = ref.function, ref.name, ref.field, ref.position
