@@ -30,11 +30,19 @@ SUBCLASSES = ("subclasses",)
 
 class TrackedIndex(ProjectIndex):
     def __init__(self, files: list[FileSummary], names: dict, reads: dict[tuple, frozenset],
-                 groups: "Groups", tables: tuple | None = None):
+                 groups: "Groups", tables: tuple | None = None, values=None):
         """`reads`: entry -> the names it read, for the entries of `names`; `groups`: names
         read -> the entries that read just those (both kept between runs, filled in here). An
-        entry is (cache name, its key in that cache). `tables`: see ProjectIndex."""
+        entry is (cache name, its key in that cache). `tables`: see ProjectIndex. `values`:
+        the answers about values kept from earlier runs, with their own reads and groups
+        (analyzer/project_values.py KeptValues)."""
         super().__init__(files, names, tables)
+        self.values = values
+        if values is not None:
+            self._returns, self._attributes = values.caches["returns"], values.caches["attributes"]
+            self._compiling, self._sources = values.caches["compiling"], values.caches["sources"]
+        else:
+            self._sources = {}
         self._module_classes: dict[str, bool] = names.get("module_classes", {})
         # function key -> (its summary, resolve_ref of each call site), and call reference ->
         # the keys whose entry used it: forgetting a resolution forgets those entries.
@@ -58,8 +66,13 @@ class TrackedIndex(ProjectIndex):
 
     def _finish(self, entry: tuple) -> None:
         read = self._frames.pop()
-        read_now = self.reads[entry] = self._interned.setdefault(frozenset(read), frozenset(read))
-        self.groups.add(read_now, entry)
+        read_now = self._interned.setdefault(frozenset(read), frozenset(read))
+        if self.values is not None and entry[0] in self.values.caches:
+            self.values.reads[entry] = read_now
+            self.values.groups.add(read_now, entry)
+        else:
+            self.reads[entry] = read_now
+            self.groups.add(read_now, entry)
         if self._frames:
             self._frames[-1] |= read
         else:
@@ -67,7 +80,8 @@ class TrackedIndex(ProjectIndex):
 
     def _reuse(self, entry: tuple) -> None:
         if self._frames:
-            self._frames[-1].update(self.reads.get(entry, ()))  # none: the guard of a cyclic base
+            reads = self.values.reads if self.values is not None and entry[0] in self.values.caches else self.reads
+            self._frames[-1].update(reads.get(entry, ()))  # none: the guard of a cyclic base
 
     def _note_module(self, module: str) -> None:
         self._frames[-1].add(module)
@@ -217,6 +231,62 @@ class TrackedIndex(ProjectIndex):
             return super()._overrides(class_key, name)
         finally:
             self._overriding -= 1
+
+
+    # -- answers about values (analyzer/project_values.py) ------------------------------------
+    def returns_tensor(self, key: str, _active: set | None = None) -> bool:
+        return self._cached("returns", self._returns, key,
+                            lambda: super(TrackedIndex, self).returns_tensor(key, _active))
+
+    def _attribute_source(self, ref, active: set):
+        return self._cached("attributes", self._attributes, ref,
+                            lambda: super(TrackedIndex, self)._attribute_source(ref, active))
+
+    def _is_compiling(self, ref: CallRef, active: set) -> bool:
+        return self._cached("compiling", self._compiling, ref,
+                            lambda: super(TrackedIndex, self)._is_compiling(ref, active))
+
+    def tensor_source(self, condition, _active: set | None = None):
+        if _active is not None:  # inside another answer's search: only what it finds is kept
+            return super().tensor_source(condition, _active)
+
+        def compute():
+            found = self._sources[condition] = super(TrackedIndex, self).tensor_source(condition)
+            return found
+
+        return self._cached("sources", self._sources, condition, compute)
+
+    @property
+    def root_keys(self):
+        return _Reads(self._roots, self._note_root, self._note_everything) if self._frames else self._roots
+
+    @root_keys.setter
+    def root_keys(self, keys: set[str]) -> None:
+        self._roots = keys
+
+    def _note_root(self, key: str) -> None:
+        self._frames[-1].add(("root", key))
+
+    def _note_callers(self, key: str) -> None:
+        self._frames[-1].add(("callers", key))
+
+    def callers_map(self) -> dict:
+        """The callers map over the compiled region, built with no reads noted (each answer
+        notes the functions whose callers it read)."""
+        if self._callers_map is None:
+            frames, self._frames = self._frames, []
+            views = self.modules, self.functions, self.classes, self.methods_by_name
+            self.modules, self.functions, self.classes, self.methods_by_name = self._plain
+            try:
+                super()._callers()
+            finally:
+                self._frames = frames
+                self.modules, self.functions, self.classes, self.methods_by_name = views
+        return self._callers_map
+
+    def _callers(self):
+        found = self.callers_map()
+        return _Reads(found, self._note_callers, self._note_everything) if self._frames else found
 
 
 class Groups:

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from tclint.analyzer.project_findings import KeptFindings
 from tclint.analyzer.project_reach import KeptReach
 from tclint.analyzer.project_reads import EVERYTHING, SUBCLASSES, Groups, TrackedIndex
 from tclint.analyzer.project_tables import KeyTables
+from tclint.analyzer.project_values import KeptValues
 from tclint.analyzer.summary import FileSummary
 
 # The caches TrackedIndex keeps per entry, and the tables it rebuilds or patches; any other
@@ -42,6 +44,8 @@ class Resolutions:
         self.last: tuple[int, int] = (0, 0)  # (files whose names changed, entries dropped) by the last index
         self.tables = KeyTables()
         self.region = KeptReach()  # the compiled region, kept while what it read stands
+        self.values = KeptValues()  # answers about values, kept while what they read stands
+        self.findings = KeptFindings()  # each reached function's own findings, kept while what they read stands
 
     def index(self, files: list[FileSummary]) -> TrackedIndex:
         """A project index of `files` that starts from what still holds of the last one."""
@@ -63,19 +67,27 @@ class Resolutions:
         self._order, self._by_path = order, by_path
         if fresh:
             self.names, self.reads, self.groups = {}, {}, Groups()
+            self.values.reset()
         elif changed:
             for name in [n for n in self.names if n not in ENTRY_CACHES + TABLES + CALLEES]:
                 del self.names[name]
         tables = self.tables.of(files, replaced, fresh)
-        index = TrackedIndex(files, self.names, self.reads, self.groups, tables)
-        dropped = 0
+        index = TrackedIndex(files, self.names, self.reads, self.groups, tables, self.values)
+        dropped, dirty = 0, set()
         if changed and not fresh:
-            dropped = _drop_changed(index, changed, self.reads, self.groups)
+            dropped, dirty = _drop_changed(index, changed, self.reads, self.groups)
             if dropped is None:
                 self.names, self.reads, self.groups = {}, {}, Groups()
-                index = TrackedIndex(files, self.names, self.reads, self.groups, tables)
+                self.values.reset()
+                index = TrackedIndex(files, self.names, self.reads, self.groups, tables, self.values)
+        if replaced and not fresh:  # what values read of a re-summarized file is its functions' and classes' bodies too
+            self.values.drop(dirty | {EVERYTHING} | {new.module for old, new in replaced if old != new})
         self.last = (len(files) if fresh or dropped is None else len(changed), dropped or 0)
         return index
+
+    def region_found(self, index: TrackedIndex) -> None:
+        """The run's compiled region and roots are set on `index`: see KeptValues.region_found."""
+        self.values.region_found(index)
 
     def keep(self, names: dict[str, Any]) -> None:
         """The caches of the index just used (ProjectIndex.name_caches), for the next run."""
@@ -83,13 +95,14 @@ class Resolutions:
 
 
 def _drop_changed(index: TrackedIndex, changed: list[tuple[FileSummary, FileSummary]],
-                  reads: dict[tuple, frozenset], groups: Groups) -> int | None:
+                  reads: dict[tuple, frozenset], groups: Groups) -> tuple[int | None, set]:
     """Drop the entries that read a name the `changed` (old, new) files say otherwise now;
-    how many, or None when the kept caches cannot be told apart (start afresh)."""
+    (how many, or None when the kept caches cannot be told apart (start afresh); the names
+    that changed)."""
     dirty: set = {EVERYTHING}
     for old, new in changed:
         if not new.module or _claimed_elsewhere(index, old, new):
-            return None
+            return None, dirty
         dirty.add(new.module)
         before, after = _methods(old), _methods(new)
         dirty |= {("method", name) for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
@@ -115,7 +128,7 @@ def _drop_changed(index: TrackedIndex, changed: list[tuple[FileSummary, FileSumm
         dirty |= pending
     if SUBCLASSES in dirty:
         index.forget_subclasses()
-    return dropped
+    return dropped, dirty
 
 
 def _claimed_elsewhere(index: TrackedIndex, old: FileSummary, new: FileSummary) -> bool:

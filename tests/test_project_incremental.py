@@ -46,11 +46,16 @@ DECORATORS = ("torch.compile", "torch.compiler.disable")
 
 def _body(rng: random.Random, i: int, method: bool) -> str:
     options = ["x.sum().item()", "x * 2", f"{rng.choice(FUNCTIONS + CLASSES)}(x)", f"obj.{rng.choice(METHODS)}(x)",
-               f"apply({rng.choice(FUNCTIONS)}, x)", "_w(x)", "logger.info(x)"]
+               f"apply({rng.choice(FUNCTIONS)}, x)", "_w(x)", "logger.info(x)",
+               # a branch on what a function returns, or on a parameter: a finding only where
+               # that is a tensor (a root's input, what its callers pass)
+               f"x if {rng.choice(FUNCTIONS)}(x) else 0", f"x if obj.{rng.choice(METHODS)}(x) else 0",
+               "x if x else 0", "torch.ones(3)"]
     if i:
         options += [f"m{rng.randrange(i)}.{rng.choice(FUNCTIONS)}(x)", f"m{rng.randrange(i)}.apply({rng.choice(FUNCTIONS)}, x)"]
     if method:
-        options += [f"self.{rng.choice(METHODS)}(x)", f"super().{rng.choice(METHODS)}(x)"]
+        options += [f"self.{rng.choice(METHODS)}(x)", f"super().{rng.choice(METHODS)}(x)",
+                    f"x if self.{rng.choice(METHODS)}(x) else 0"]
     return rng.choice(options)
 
 
@@ -74,6 +79,7 @@ def _module(rng: random.Random, i: int) -> dict:
         m["imports"] = [_import(rng, i) for _ in range(rng.randint(1, 3))]
     for name in rng.sample(FUNCTIONS, 2):
         m["defs"][name] = _body(rng, i, False)
+    m["compiled"].append(name)  # a compiled region in every module from the start
     for name in rng.sample(CLASSES, 2):
         m["classes"][name] = {"base": _base(rng, i, name),
                               "methods": {meth: _body(rng, i, True) for meth in rng.sample(METHODS, 2)}}
@@ -208,6 +214,20 @@ def _passers_differ(kept: Resolutions, summaries) -> list[str]:
                   if sorted(map(id, expected.get(callee, ()))) != sorted(map(id, passers.get(callee)))]
 
 
+def _values_differ(kept: Resolutions, summaries) -> list[str]:
+    """Kept answers about values (analyzer/project_values.py) that a fresh index, over the
+    same compiled region, works out otherwise."""
+    fresh = ProjectIndex(summaries)
+    roots = regions.find_roots(fresh, True, [])
+    fresh.reached = set(regions.reach(fresh, roots))
+    fresh.root_keys = {r.function for r in roots}
+    ask = {"returns": fresh.returns_tensor, "attributes": lambda ref: fresh._attribute_source(ref, set()),
+           "compiling": lambda ref: fresh._is_compiling(ref, set()), "sources": fresh.tensor_source}
+    return [f"{cache}[{key!r}] = {value!r}, fresh: {ask[cache](key)!r}"
+            for cache, kept_values in kept.values.caches.items() for key, value in list(kept_values.items())
+            if ask[cache](key) != value]
+
+
 def _reach_differs(kept: Resolutions, summaries) -> bool:
     """Whether the kept compiled region differs from a fresh walk's, in order (chains and
     first callers follow it) or in the callers map over it."""
@@ -245,7 +265,9 @@ def test_findings_after_name_changing_edits_equal_a_fresh_run(seed):
         assert _callees_differ(kept, summaries) == [], where
         assert _passers_differ(kept, summaries) == [], where
         assert _reach_differs(kept, summaries) is False, where
+        assert _values_differ(kept, summaries) == [], where
         reused += bool(kept.names.get("resolved"))
+
     assert reused  # the kept caches were in use, not started afresh each time
     assert effectless  # some edits changed nothing the project phase reads
 
@@ -365,3 +387,26 @@ def test_the_compiled_region_is_walked_again_only_when_what_it_read_changed():
     rebound = {**unused, "model": MODEL.replace("import bad as step", "import good as step")}
     assert _lint(rebound, kept) == _lint(rebound) == []
     assert kept.region._reached is not region and "helpers.good" in kept.region._reached
+
+
+RETURNS = "import torch\n\n\ndef ones(x):\n    return torch.ones(3)\n"
+BRANCH = ("import torch\nfrom returns import ones\n\n\n@torch.compile\ndef run(x):\n    if ones(x):\n"
+          "        return x\n    return 0\n")
+ELSEWHERE = ("import torch\nfrom returns import ones\n\n\n@torch.compile\ndef other(x):\n    if ones(x):\n"
+             "        return x\n    return 0\n")
+
+
+def test_an_edit_keeps_the_answers_and_findings_that_read_nothing_it_changed():
+    kept = Resolutions()
+    texts = {"returns": RETURNS, "branch": BRANCH, "elsewhere": ELSEWHERE}
+    first = _lint(texts, kept)
+    assert sorted(d.path for d in first) == ["/p/branch.py", "/p/elsewhere.py"]
+    answers = dict(kept.values.caches["sources"])
+    other = next(d for d in first if d.path == "/p/elsewhere.py")
+    edited = {**texts, "branch": "import os\n" + BRANCH}  # its lines move; names it reads stay
+    after = _lint(edited, kept)
+    assert after == _lint(edited)
+    assert next(d for d in after if d.path == "/p/elsewhere.py") is other  # kept, not made again
+    assert kept.values.caches["sources"] == answers  # what `ones` returns was kept
+    changed = {**edited, "returns": RETURNS.replace("torch.ones(3)", "3")}  # now a Python int
+    assert _lint(changed, kept) == _lint(changed) == []

@@ -1,0 +1,71 @@
+"""Each reached function's own findings, kept from one project phase to the next.
+
+What the project phase's findings loop makes of a reached function (project.py; its own
+findings, its calls, those in loops, its forks) depends only on:
+- its summary and the file that claims its key;
+- the rule codes enabled in it;
+- the answers about its candidates' and call sites' conditions: "am I compiling" arms,
+  what makes a condition true (kept between runs too: analyzer/project_values.py, and
+  order-free, so asking them again costs a dict look-up);
+- what each call site resolves to, and whether those callees are disabled;
+- where it has findings, its chain: the reach steps from its root, and the root's position.
+An edit that leaves all of these as they were (every function of the files not edited, in
+most edits) gets a copy of the last run's findings; the later passes (resume breaks,
+unresumable blocks, loop skips) run over every function as before, since they read the
+whole region's breaks.
+"""
+from __future__ import annotations
+
+from tclint.analyzer import regions
+from tclint.analyzer.loop_skips import FunctionFindings
+
+
+class KeptFindings:
+    def __init__(self) -> None:
+        # key -> (its inputs, its chain's inputs or None, the findings made from them)
+        self._kept: dict[str, tuple[tuple, tuple | None, FunctionFindings]] = {}
+
+    def inputs(self, index: regions.ProjectIndex, key: str, path: str, fn, codes) -> tuple:
+        """What the findings loop reads of the project for function `key` (see the docstring),
+        less its chain."""
+        candidates = tuple((bool(cand.unless) and index.compiling_predicate(cand.unless),
+                            index.tensor_source(cand.condition) if cand.condition is not None else None)
+                           for cand in fn.candidates if cand.code in codes)
+        callees = index.site_callees(key, fn)
+        sites = tuple((bool(site.unless) and index.compiling_predicate(site.unless),
+                       tuple(index.functions[c][1].disabled for c in resolved))
+                      for site, resolved in zip(fn.calls, callees))
+        return fn, path, codes, callees, candidates, sites
+
+    def get(self, index: regions.ProjectIndex, reached: dict, key: str, inputs: tuple) -> FunctionFindings | None:
+        """A copy of the findings the last run made from these inputs, if it made them."""
+        kept = self._kept.get(key)
+        if kept is None or not _same(kept[0], inputs):
+            return None
+        if kept[2].own and kept[1] != _chain_inputs(index, reached, key):
+            return None
+        ff = kept[2]
+        return FunctionFindings(own=list(ff.own), loop_calls=list(ff.loop_calls), calls=ff.calls, forks=ff.forks)
+
+    def put(self, index: regions.ProjectIndex, reached: dict, key: str, inputs: tuple, ff: FunctionFindings) -> None:
+        """Keeps a copy of `ff` as the loop made it (later passes add to the run's own)."""
+        chain = _chain_inputs(index, reached, key) if ff.own else None
+        self._kept[key] = (inputs, chain, FunctionFindings(own=list(ff.own), loop_calls=list(ff.loop_calls),
+                                                            calls=ff.calls, forks=ff.forks))
+
+    def keep_only(self, reached: dict) -> None:
+        """Forget the functions no longer reached."""
+        for key in [key for key in self._kept if key not in reached]:
+            del self._kept[key]
+
+
+def _same(kept: tuple, now: tuple) -> bool:
+    # by identity first: a file not re-summarized keeps its objects, most functions the
+    # run's enabled codes and their kept callee lists
+    return all(a is b or a == b for a, b in zip(kept, now))
+
+
+def _chain_inputs(index: regions.ProjectIndex, reached: dict, key: str) -> tuple:
+    """What project._chain reads: the steps from the root, and the root function's position."""
+    steps = regions.chain_of(index, reached, key)
+    return tuple(steps), index.functions[steps[0][0]][1].span
