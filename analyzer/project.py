@@ -259,6 +259,8 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
     reached = resolutions.region.reach(index, roots) if resolutions is not None else regions.reach(index, roots)
     index.reached = set(reached)
     index.root_keys = {r.function for r in roots}
+    if resolutions is not None:
+        resolutions.region_found(index)  # drops kept answers that read callers or roots since changed
     enabled_in = _enabled_per_function(index, rules, roots, patches, dynamo, enabled)
 
     raw: list[Diagnostic] = []
@@ -272,14 +274,21 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
             if cand.code in enabled:
                 raw.append(_from_candidate(rules[cand.code], fs.path, cand, ()))
     found: dict[str, FunctionFindings] = {}
+    kept = resolutions.findings if resolutions is not None else None
     for key, how in reached.items():
         fs, fn = index.functions[key]
         if fn.disabled:
             continue
+        codes = enabled_in.get(key, enabled)
+        if kept is not None:  # the last run's, where nothing they were made from changed
+            inputs = kept.inputs(index, key, fs.path, fn, codes)
+            ff = kept.get(index, reached, key, inputs)
+            if ff is not None:
+                found[key] = ff
+                continue
         ff = found[key] = FunctionFindings(
             forks=[((a.span.line, a.span.end_line), (b.span.line, b.span.end_line)) for a, b in fn.forks])
         chain = None
-        codes = enabled_in.get(key, enabled)
         for cand in fn.candidates:
             if cand.code not in codes or cand.unless and index.compiling_predicate(cand.unless):
                 continue
@@ -310,6 +319,10 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
                     msg = f"`{callee_fn.name}` is wrapped in torch.compiler.disable: calling it ends the graph"
                     ff.own.append((_make(rule, fs.path, site.span, msg, chain, gb=gb), site.in_loop))
                     break
+        if kept is not None:
+            kept.put(index, reached, key, inputs, ff)
+    if kept is not None:
+        kept.keep_only(reached)
     def make(code, key, site, message):
         return _make(rules[code], index.functions[key][0].path, site.span, message, _chain(index, reached, key))
 
