@@ -670,6 +670,25 @@ class ProjectIndex:
                         self._callers_map.setdefault(callee, []).append((key, site))
         return self._callers_map
 
+    def file_roots(self, fs: FileSummary, assume_forward_compiled: bool) -> tuple[list[Root], list[Root]]:
+        """The roots a file holds: (its compile sites' and hooks', the forwards of the
+        nn.Module classes it claims first); find_roots takes every file's first ones first."""
+        roots: list[Root] = []
+        for site in fs.compile_sites:
+            where = f"compiled at {PurePath(fs.path).name}:{site.span.line}"
+            for key in _compile_targets(self, site.target):
+                roots.append(Root(key, where))
+        for ref in fs.hook_functions:
+            for key in self.resolve_ref(ref):
+                roots.append(Root(key, "registered as a module hook"))
+        forwards: list[Root] = []
+        if assume_forward_compiled:
+            for key, cls in fs.classes.items():
+                fwd = cls.methods.get("forward")
+                if fwd is not None and self.classes[key][0] is fs and self.is_module_class(key):
+                    forwards.append(Root(fwd, "an nn.Module forward, assumed compiled"))
+        return roots, forwards
+
     def _is_submodule_call(self, ref: Method) -> bool:
         resolved = self.resolve_dotted(ref.cls)
         return bool(resolved and resolved[0] == "class" and self.method(resolved[1], ref.name) is None
@@ -678,19 +697,12 @@ class ProjectIndex:
 
 def find_roots(index: ProjectIndex, assume_forward_compiled: bool, configured: list[str]) -> list[Root]:
     roots: list[Root] = []
+    forwards: list[Root] = []
     for fs in index.files:
-        for site in fs.compile_sites:
-            where = f"compiled at {PurePath(fs.path).name}:{site.span.line}"
-            for key in _compile_targets(index, site.target):
-                roots.append(Root(key, where))
-        for ref in fs.hook_functions:
-            for key in index.resolve_ref(ref):
-                roots.append(Root(key, "registered as a module hook"))
-    if assume_forward_compiled:
-        for key, (fs, cls) in index.classes.items():
-            fwd = cls.methods.get("forward")
-            if fwd is not None and index.is_module_class(key):
-                roots.append(Root(fwd, "an nn.Module forward, assumed compiled"))
+        own, own_forwards = index.file_roots(fs, assume_forward_compiled)
+        roots += own
+        forwards += own_forwards
+    roots += forwards
     for spec in configured:
         key = spec.replace(":", ".")
         if key in index.functions:
