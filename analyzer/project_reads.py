@@ -44,6 +44,7 @@ class TrackedIndex(ProjectIndex):
         else:
             self._sources = {}
         self._module_classes: dict[str, bool] = names.get("module_classes", {})
+        self._file_roots: dict[str, tuple] = names.get("roots", {})  # path -> (summary, assume forwards, roots)
         # function key -> (its summary, resolve_ref of each call site), and call reference ->
         # the keys whose entry used it: forgetting a resolution forgets those entries.
         self._callees: dict[str, tuple] = names.get("callees", {})
@@ -108,7 +109,8 @@ class TrackedIndex(ProjectIndex):
             self._finish(entry)
 
     def name_caches(self) -> dict:
-        return {**super().name_caches(), "module_classes": self._module_classes, "callees": self._callees,
+        return {**super().name_caches(), "module_classes": self._module_classes, "roots": self._file_roots,
+                "callees": self._callees,
                 "callee_users": self._callee_users, "passers": self._kept_passers}
 
     # -- what an edit drops (analyzer/resolutions.py) ---------------------------------------
@@ -119,7 +121,8 @@ class TrackedIndex(ProjectIndex):
                 self._callees.pop(user, None)
             self._kept_passers.forget_ref(key)
         {"resolved": self._resolved, "dotted": self._dotted, "mro": self._mro, "wrappers": self._wrappers,
-         "families": self._families, "module_classes": self._module_classes}[cache].pop(key, None)
+         "families": self._families, "module_classes": self._module_classes,
+         "roots": self._file_roots}[cache].pop(key, None)
 
     def forget_subclasses(self) -> None:
         self._subclasses = None  # rebuilt from the classes' orders on first use
@@ -200,6 +203,21 @@ class TrackedIndex(ProjectIndex):
             return found
 
         return self._cached("module_classes", self._module_classes, class_key, compute)
+
+    def file_roots(self, fs: FileSummary, assume_forward_compiled: bool):
+        """Kept per file (every run asks it of every file) while its summary and the
+        resolutions it read stand."""
+        kept = self._file_roots.get(fs.path)
+        if kept is not None and kept[0] is fs and kept[1] == assume_forward_compiled:
+            self._reuse(("roots", fs.path))
+            return kept[2]
+
+        def compute():
+            found = super(TrackedIndex, self).file_roots(fs, assume_forward_compiled)
+            self._file_roots[fs.path] = (fs, assume_forward_compiled, found)
+            return found
+
+        return self._computed(("roots", fs.path), compute)
 
     def _reexported(self, dotted: str) -> tuple[str, str] | None:
         if self._frames:  # the table of top-level names is built from the files, not read here

@@ -28,7 +28,7 @@ from tclint.analyzer.summary import FileSummary
 
 # The caches TrackedIndex keeps per entry, and the tables it rebuilds or patches; any other
 # name cache of ProjectIndex is kept only while no file changes its names.
-ENTRY_CACHES = ("resolved", "dotted", "mro", "wrappers", "families", "module_classes")
+ENTRY_CACHES = ("resolved", "dotted", "mro", "wrappers", "families", "module_classes", "roots")
 TABLES = ("subclasses", "defs_by_name", "aliases")
 # per function, dropped with the resolutions they used
 CALLEES = ("callees", "callee_users", "passers")

@@ -168,6 +168,9 @@ def _stale(kept: Resolutions, summaries) -> list[str]:
         for key, value in list((kept.names.get(cache) or {}).items()):
             if resolve(key) != value:
                 out.append(f"{cache}[{key!r}] = {value!r}, fresh: {resolve(key)!r}")
+    for path, (fs, assume, roots) in (kept.names.get("roots") or {}).items():  # each file's roots
+        if any(fs is s for s in summaries) and fresh.file_roots(fs, assume) != roots:
+            out.append(f"roots of {path} = {roots!r}, fresh: {fresh.file_roots(fs, assume)!r}")
     return out
 
 
