@@ -114,16 +114,27 @@ def _drop_changed(index: TrackedIndex, changed: list[tuple[FileSummary, FileSumm
         _patch_defs_by_name(index, new.module, {name: new_defs.get(name, 0) for name in renamed})
     dropped = 0
     pending = set(dirty)
+    orders: dict[str, list] = {}  # class key -> its order before, where that was dropped
     while pending:
-        hit = groups.take(pending)
-        pending = set()
-        for entry in hit:
-            index.forget(entry)
-            reads.pop(entry, None)  # an entry computed twice in one run sits in two groups
-            if entry[0] == "mro":  # the classes above it changed: so did their subclasses and overrides
-                cls = index.classes.get(entry[1])
+        while pending:
+            hit = groups.take(pending)
+            pending = set()
+            for entry in hit:
+                if entry[0] == "mro" and entry[1] in index._mro:
+                    orders.setdefault(entry[1], index._mro[entry[1]])
+                index.forget(entry)
+                reads.pop(entry, None)  # an entry computed twice in one run sits in two groups
+            dropped += len(hit)
+            pending -= dirty
+            dirty |= pending
+        # A class whose order changed (worked out again now that nothing stale is left that
+        # an order reads) changes its subclasses and the overrides of its methods; most orders
+        # dropped (an import added to the file) come out the same.
+        for key, before in orders.items():
+            cls = index.classes.get(key)
+            if cls is None or index.mro(key) != before:
                 pending |= {SUBCLASSES, *(("method", name) for name in (cls[1].methods if cls else ()))}
-        dropped += len(hit)
+        orders = {}
         pending -= dirty
         dirty |= pending
     if SUBCLASSES in dirty:
