@@ -97,9 +97,12 @@ class Breaking:
         self.certain: set[str] = set()
         self.update()
 
-    def update(self) -> None:
-        """Takes in the breaks added to the functions' own findings since the last update."""
-        seeds = [key for key, ff in self._found.items() if key not in self.certain and any(is_break(d) for d, _ in ff.own)]
+    def update(self, keys=None) -> None:
+        """Takes in the breaks added to the functions' own findings since the last update
+        (`keys`: the functions that got findings since, where the caller knows them)."""
+        found = self._found
+        seeds = [key for key in (found if keys is None else keys)
+                 if key not in self.certain and any(is_break(d) for d, _ in found[key].own)]
         self._spread(seeds, self.any, certain=False)
         self._spread(seeds, self.certain, certain=True)
 

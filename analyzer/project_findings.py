@@ -7,7 +7,8 @@ findings, its calls, those in loops, its forks) depends only on:
 - the answers about its candidates' and call sites' conditions: "am I compiling" arms,
   what makes a condition true (kept between runs too: analyzer/project_values.py, and
   order-free, so asking them again costs a dict look-up);
-- what each call site resolves to, and whether those callees are disabled;
+- what each call site resolves to, whether those callees are disabled, and which call
+  sites lie in arms Dynamo does not trace;
 - where it has findings, its chain: the reach steps from its root, and the root's position.
 An edit that leaves all of these as they were (every function of the files not edited, in
 most edits) gets a copy of the last run's findings; the later passes (resume breaks,
@@ -32,10 +33,15 @@ class KeptFindings:
                             index.tensor_source(cand.condition) if cand.condition is not None else None)
                            for cand in fn.candidates if cand.code in codes)
         callees = index.site_callees(key, fn)
-        sites = tuple((bool(site.unless) and index.compiling_predicate(site.unless),
-                       tuple(index.functions[c][1].disabled for c in resolved))
-                      for site, resolved in zip(fn.calls, callees))
-        return fn, path, codes, callees, candidates, sites
+        arms = tuple(bool(site.unless) and index.compiling_predicate(site.unless) for site in fn.calls)
+        kept = self._kept.get(key)
+        if kept is not None and kept[0][3] is callees:
+            # The same kept list: no resolution it used was dropped, and a callee's disabled
+            # flag is a name resolution reads (resolutions.resolution_inputs).
+            disabled = kept[0][5]
+        else:
+            disabled = tuple(index.functions[c][1].disabled for resolved in callees for c in resolved)
+        return fn, path, codes, callees, candidates, disabled, arms
 
     def get(self, index: regions.ProjectIndex, reached: dict, key: str, inputs: tuple) -> FunctionFindings | None:
         """A copy of the findings the last run made from these inputs, if it made them."""
