@@ -323,16 +323,21 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
             kept.put(index, reached, key, inputs, ff)
     if kept is not None:
         kept.keep_only(reached)
+    made: set[str] = set()  # the functions the passes below add findings to
+
     def make(code, key, site, message):
+        made.add(key)
         return _make(rules[code], index.functions[key][0].path, site.span, message, _chain(index, reached, key))
+
+    def make_at(code, key, span, message):
+        made.add(key)
+        return _make(rules[code], index.functions[key][0].path, span, message, _chain(index, reached, key))
 
     breaks = Breaking(found)  # each pass below adds breaks; the next one reads them
     add_resume_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make, breaks)
-    breaks.update()
-    add_block_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled),
-                     lambda code, key, span, message: _make(rules[code], index.functions[key][0].path, span, message,
-                                                            _chain(index, reached, key)), breaks)
-    breaks.update()
+    breaks.update(made)
+    add_block_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make_at, breaks)
+    breaks.update(made)
     raw.extend(keep_reached(found, lambda key: index.functions[key][1].name, breaks.certain))
     if resolutions is not None:
         resolutions.keep(index.name_caches())
