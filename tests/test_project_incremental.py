@@ -11,9 +11,11 @@ holds: a `torch.compile(f)` call added or removed, a body changed so that it now
 calls another file's function; a module-level wrapper (`_w = wrap(f)`, `logger =
 logging.getLogger(__name__)`) toggled to `... or None`, which the server may answer
 without a project phase (analyzer/project_effect.py); a function passed to another that
-calls its parameter (`apply(f, x)`). Imports and bases only point
-to modules earlier in the package, so the only cycle is a class named as its own base (as
-`class Config(Config)` in modular transformers files). The short run is CI's;
+calls its parameter (`apply(f, x)`); a branch on what a function returns or on a
+parameter, whose finding reads answers about values kept between runs
+(analyzer/project_values.py; each is checked against a fresh index too). Imports and bases
+only point to modules earlier in the package, so the only cycle is a class named as its own
+base (as `class Config(Config)` in modular transformers files). The short run is CI's;
 `TCLINT_PROJECT_DIFFERENTIAL=long` runs many more seeds and edits once.
 """
 from __future__ import annotations
