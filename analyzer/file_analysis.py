@@ -157,6 +157,11 @@ class FileAnalyzer(cst.CSTVisitor):
         # in its calls of the calls made since), both outside branches and since the frame
         # last resumed (see Block)
         self._graph_ops: dict[str, tuple[int, list[int]]] = {}
+        # the outermost `for`/`with` statement of the current function around here, with its
+        # frame's graph when it starts (see Block); the outer functions' ones
+        self._holder: tuple[cst.For | cst.With, int, tuple[int, ...]] | None = None
+        self._holders: list = []
+        self._checkpoints: list[tuple[Block, cst.For | cst.With]] = []  # blocks whose checkpoint is such a statement
         self.rules = [cls(self) for cls in rule_classes]
         self._visit: dict[type, list] = {}
         self._leave: dict[type, list] = {}
@@ -479,12 +484,15 @@ class FileAnalyzer(cst.CSTVisitor):
         self._branch_depth = 0
         self._loop_depths.append(self._loop_depth)
         self._loop_depth = 0
+        self._holders.append(self._holder)
+        self._holder = None
 
     def _leave_function(self, node: cst.FunctionDef) -> None:
         scope = self._function_stack.pop()
         self._containers.pop()
         self._branch_depth = self._branch_depths.pop()
         self._loop_depth = self._loop_depths.pop()
+        self._holder = self._holders.pop()
         summary = self.summary.functions[scope.key]
         result = None
         for k in scope.returns:
@@ -704,6 +712,7 @@ class FileAnalyzer(cst.CSTVisitor):
             comp = comp.inner_for_in
 
     def _visit_with(self, node: cst.With) -> None:
+        self._enter_stack_holder(node)
         for item in node.items:
             if item.asname is not None:
                 self._bind(item.asname.name, tf.UNKNOWN, None)
@@ -722,15 +731,33 @@ class FileAnalyzer(cst.CSTVisitor):
         self._note_block(node, None)
 
     def _note_block(self, node: cst.Try | cst.With, context: refs.CallRef | None) -> None:
-        """A block Dynamo may not resume in, entered where its frame's graph is big enough
-        to be compiled up to it (outside loops: a break in a loop skips the whole frame)."""
+        """A block Dynamo may not resume in, with what its frame's graph holds at the
+        block's checkpoint (itself, or the outermost `for`/`with` around it)."""
         fn = self.facts.function
-        if fn is None or self._eager_depth or self._loop_depth:
+        if fn is None or self._eager_depth:
             return
-        ops, calls = self._graph_ops.get(fn.key, (0, ()))
-        block = Block(span=None, context=context, ops=ops, calls_before=tuple(calls))
+        if self._holder is not None and self._holder[0] is not node:
+            holder, ops, calls = self._holder
+            block = Block(span=None, context=context, ops=ops, calls_before=calls,
+                          checkpoint_keyword="for" if isinstance(holder, cst.For) else "with")
+            self._checkpoints.append((block, holder))
+        else:
+            ops, calls = self._graph_ops.get(fn.key, (0, ()))
+            block = Block(span=None, context=context, ops=ops, calls_before=tuple(calls))
         self.summary.functions[fn.key].blocks.append(block)
         self.span_later(block, node)
+
+    def _enter_stack_holder(self, node: cst.For | cst.With) -> None:
+        """A `for` keeps its iterator on Dynamo's stack, a `with` its context's exit: Dynamo
+        takes no checkpoint inside either (it takes one only where the stack is empty)."""
+        fn = self.facts.function
+        if fn is not None and self._holder is None:
+            ops, calls = self._graph_ops.get(fn.key, (0, ()))
+            self._holder = (node, ops, tuple(calls))
+
+    def _leave_stack_holder(self, node: cst.For | cst.With) -> None:
+        if self._holder is not None and self._holder[0] is node:
+            self._holder = None
 
     def _count_graph_op(self, node: cst.BaseExpression) -> None:
         """Counts (up to two) the tensor operations of the current frame so far, outside
@@ -1203,6 +1230,7 @@ class FileAnalyzer(cst.CSTVisitor):
         return None
 
     def _visit_for_sources(self, node: cst.For) -> None:
+        self._enter_stack_holder(node)
         self._note_loop_source(node.target, node.iter)
         self._visit_for(node)
 
@@ -1380,7 +1408,7 @@ class FileAnalyzer(cst.CSTVisitor):
     # -- finishing --------------------------------------------------------------------
     def placed_nodes(self) -> list[cst.CSTNode]:
         """The nodes whose positions finish() reads."""
-        return [node for _, node in self._pending] + [
+        return [node for _, node in self._pending] + [node for _, node in self._checkpoints] + [
             obj.fix.node for obj, _ in self._pending if isinstance(obj, Candidate) and isinstance(obj.fix, FixRequest)]
 
     def finish(self, module: cst.Module, positions: Mapping | None = None) -> FileSummary:
@@ -1392,6 +1420,9 @@ class FileAnalyzer(cst.CSTVisitor):
                 obj.span = _node_span(positions[node])
                 if isinstance(obj, Candidate) and isinstance(obj.fix, FixRequest):
                     obj.fix = obj.fix.build(self.summary.path, _node_span(positions[obj.fix.node]))
+            for block, node in self._checkpoints:
+                start = _node_span(positions[node])
+                block.checkpoint = Span(start.line, start.column, start.line, start.column + len(block.checkpoint_keyword))
         return self.summary
 
 
@@ -1775,6 +1806,8 @@ _BOOKKEEPING_VISIT = {
     cst.DictComp: FileAnalyzer._visit_comprehension,
 }
 _BOOKKEEPING_LEAVE = {
+    cst.For: FileAnalyzer._leave_stack_holder,
+    cst.With: FileAnalyzer._leave_stack_holder,
     cst.ClassDef: FileAnalyzer._leave_class,
     cst.FunctionDef: FileAnalyzer._leave_function,
     cst.Assign: FileAnalyzer._leave_assign_sources,

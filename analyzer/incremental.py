@@ -825,7 +825,7 @@ def _shifted_function(fn, by: int):
     return _with(fn, span=_shift(fn.span, by),
                  calls=[_with(c, span=_shift(c.span, by)) for c in fn.calls],
                  candidates=[_with(c, span=_shift(c.span, by), fix=_shift_fix(c.fix, by)) for c in fn.candidates],
-                 blocks=[_with(b, span=_shift(b.span, by)) for b in fn.blocks],
+                 blocks=[_with(b, span=_shift(b.span, by), checkpoint=_shift(b.checkpoint, by)) for b in fn.blocks],
                  forks=[tuple(_with(a, span=_shift(a.span, by)) for a in fork) for fork in fn.forks])
 
 

@@ -67,16 +67,20 @@ class CallSite:
 
 @dataclass
 class Block:
-    """A `try` body, or a `with` body under a context manager of the project, outside loops:
-    Dynamo cannot resume inside one, so a break in it compiles the frame up to the block if
-    the graph holds two operations by then (unresumable_blocks)."""
+    """A `try` body, or a `with` body under a context manager of the project: Dynamo cannot
+    resume inside one, so a break in it compiles the frame up to its checkpoint if the graph
+    holds two operations by then (unresumable_blocks). The checkpoint is the block's own line,
+    or the outermost `for` or `with` statement around it: those keep a value on Dynamo's stack
+    (the iterator, the context's exit), and it resumes only where the stack is empty."""
 
     span: Span  # the whole statement
     context: CallRef | None = None  # what the `with` item calls; None for a `try`
-    ops: int = 0  # tensor operations of the frame before the block, outside branches, up to two
-    # the function's calls made before the block, outside branches, since the frame last
+    ops: int = 0  # tensor operations of the frame before the checkpoint, outside branches, up to two
+    # the function's calls made before the checkpoint, outside branches, since the frame last
     # resumed (indexes into FunctionSummary.calls)
     calls_before: tuple[int, ...] = ()
+    checkpoint: Span | None = None  # the keyword of the `for`/`with` around it that is the checkpoint
+    checkpoint_keyword: str = ""  # "for" or "with" (its text)
 
 
 @dataclass

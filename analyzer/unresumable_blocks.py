@@ -7,10 +7,15 @@ cannot. It then compiles the frame only up to the last point where it could have
 the block's first line, and runs all the rest of the frame eagerly. `explain()` lists that as
 a "step_unsupported" break on the block's line; the break inside is logged as well.
 
-Two conditions, checked under torch 2.13: the frame's graph holds at least two operations
-before the block (with fewer, Dynamo skips the whole frame and reports only the break
-inside), and the block is not in a loop (a break in a loop skips the whole frame). Context
-managers torch knows (`torch.no_grad()`, `autocast`) are resumable.
+The point it compiles up to is the last checkpoint Dynamo took, and it takes one only where
+its stack is empty: not inside a `for` (the iterator is on the stack) nor a `with` (the
+context's exit is). So for a block inside a `for` loop or a `with` statement, the checkpoint
+is the outermost such statement, and "step_unsupported" is reported on its line; a `while`
+loop holds nothing there. The frame's graph must hold at least two operations at the
+checkpoint: with fewer, Dynamo skips the whole frame and reports only the break inside. A
+break between the checkpoint and the block (a break in a loop skips the whole frame) leaves
+the block unreached. Context managers torch knows (`torch.no_grad()`, `autocast`) are
+resumable. All checked under torch 2.13 (tests/test_unresumable_blocks.py).
 
 Found here (the project phase): the file pass records the blocks (`summary.Block`); which of
 them hold a break is known once every function's findings are.
@@ -45,6 +50,8 @@ def add_block_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], en
                   and _graph_before(index, key, b, breaking)]
         if not blocks:
             continue
+        resolved_sites = list(zip(fn.calls, index.site_callees(key, fn)))
+        blocks = [b for b in blocks if b.checkpoint is None or not _breaks_between(ff, resolved_sites, b, breaking)]
         breaks: list[tuple[Block, int, str]] = []  # (outermost block, line, what breaks there)
         for i, (d, _) in enumerate(ff.own):
             block = _outermost(blocks, d.span.line)
@@ -52,7 +59,7 @@ def add_block_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], en
                 breaks.append((block, d.span.line, f"{d.code} {d.name}"))
                 if block.context is not None:
                     ff.own[i] = (d, True)
-        for site, resolved in zip(fn.calls, index.site_callees(key, fn)):
+        for site, resolved in resolved_sites:
             block = _outermost(blocks, site.span.line)
             if block is None or not resolved or not all(c in breaking for c in resolved):
                 continue
@@ -63,9 +70,15 @@ def add_block_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], en
             line, what = min((line, what) for b, line, what in breaks if b is block)
             kind = "try" if block.context is None else "with"
             span = block.span
-            header = Span(span.line, span.column, span.line, span.column + len(kind))
+            if block.checkpoint is None:
+                header = Span(span.line, span.column, span.line, span.column + len(kind))
+                where = f"this `{kind}` block"
+            else:
+                header = block.checkpoint
+                where = (f"the `{kind}` block at line {span.line}, nor anywhere in this `{block.checkpoint_keyword}` "
+                         "statement around it")
             ff.own.append((make(CODE, key, header,
-                                f"Dynamo cannot resume inside this `{kind}` block, so the graph break at line {line} "
+                                f"Dynamo cannot resume inside {where}, so the graph break at line {line} "
                                 f"({what}) compiles `{fn.name}` only up to here and runs the rest of it eagerly"),
                            False))
 
@@ -79,6 +92,16 @@ def _graph_before(index: ProjectIndex, key: str, block: Block, breaking: set[str
         return False
     resolved = index.site_callees(key, index.functions[key][1])
     return not any(resolved[i] and all(c in breaking for c in resolved[i]) for i in block.calls_before)
+
+
+def _breaks_between(ff: FunctionFindings, sites, block: Block, breaking: set[str]) -> bool:
+    """Whether something certainly breaks between the block's checkpoint and the block (in
+    the loop body before it: Dynamo then skips the frame, or in a `with` body: it resumes
+    there), so the block's break does not compile up to the checkpoint."""
+    first, last = block.checkpoint.line, block.span.line
+    return (any(first <= d.span.line < last and is_break(d) for d, _ in ff.own)
+            or any(first <= site.span.line < last and resolved and all(c in breaking for c in resolved)
+                   for site, resolved in sites))
 
 
 def _outermost(blocks: list[Block], line: int) -> Block | None:

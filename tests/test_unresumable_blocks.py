@@ -1,7 +1,8 @@
 """A graph break inside a `try` body, or a `with` body under the project's own context
-manager, cannot be resumed from: Dynamo compiles the function only up to the block
-("step_unsupported" on its line) and runs the rest eagerly, provided the graph already holds
-two operations and the block is in no loop. Context managers torch knows are resumable.
+manager, cannot be resumed from: Dynamo compiles the function only up to its last checkpoint
+("step_unsupported" on its line: the block's, or that of the outermost `for`/`with` around
+it) and runs the rest eagerly, provided the graph already holds two operations there.
+Context managers torch knows are resumable.
 
 Each program lists the lines Dynamo (torch 2.13, eager backend) reports, breaks and
 step_unsupported alike; tclint must flag exactly those. tclint counts toward the two only the
@@ -91,26 +92,102 @@ PROGRAMS = {
                 y = y + 1
             return x + y
         ''', "f(torch.ones(3))", {13, 14}),
+    # Dynamo takes a checkpoint only where its stack is empty: a `for` keeps its iterator there
+    "in a for loop, Dynamo compiles up to the loop": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            y = x.sin()
+            for i in range(2):
+                try:
+                    print("step")
+                finally:
+                    pass
+            return x + y
+        ''', "f(torch.ones(3))", {8, 10}),
+    "in nested for loops, up to the outermost": ('''
+        import contextlib
+        import torch
+
+        @contextlib.contextmanager
+        def tracking():
+            yield
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            y = x.sin()
+            for i in range(2):
+                y = y + 1
+                for j in range(2):
+                    with tracking():
+                        print("step")
+            return x + y
+        ''', "f(torch.ones(3))", {13, 17}),
+    "and a `with` keeps its context's exit there": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            y = x.sin()
+            with torch.no_grad():
+                z = x + 1
+                try:
+                    print("step")
+                finally:
+                    pass
+            return x + y
+        ''', "f(torch.ones(3))", {8, 11}),
+    "a while loop holds nothing there": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            y = x.sin()
+            i = 0
+            while i < 2:
+                i += 1
+                try:
+                    print("step")
+                finally:
+                    pass
+            return x + y
+        ''', "f(torch.ones(3))", {11, 12}),
+    "operations in the loop body come after the checkpoint": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            for i in range(2):
+                x = x.sin()
+                y = x.cos()
+                try:
+                    print("step")
+                finally:
+                    pass
+            return x
+        ''', "f(torch.ones(3))", {11}),
+    "a break in the loop before the block skips the frame": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            y = x.sin()
+            for i in range(2):
+                print("first")
+                try:
+                    print("step")
+                finally:
+                    pass
+            return x + y
+        ''', "f(torch.ones(3))", {9}),
 }
-
-
-# Not followed yet: in a `for` loop the iterator sits on Dynamo's stack, so the last point it
-# can resume from is the loop's own line, where it reports step_unsupported; tclint flags
-# only the break inside.
-IN_A_FOR_LOOP = ('''
-    import torch
-
-    @torch.compile
-    def f(x):
-        x = x * 2
-        y = x.sin()
-        for i in range(2):
-            try:
-                print("step")
-            finally:
-                pass
-        return x + y
-    ''', "f(torch.ones(3))", {10})
 
 
 def _flagged(source: str) -> set[int]:
@@ -132,17 +209,20 @@ def test_the_finding_names_the_break_and_what_runs_eagerly():
     assert "compiles `f` only up to here" in block.text()
 
 
-def test_in_a_for_loop_only_the_break_inside_is_flagged():
-    assert _flagged(IN_A_FOR_LOOP[0]) == {10}
+def test_in_a_loop_the_finding_is_on_the_checkpoint_and_names_the_block():
+    source = PROGRAMS["in a for loop, Dynamo compiles up to the loop"][0]
+    (block,) = [d for d in api.lint_source(textwrap.dedent(source), "prog.py") if d.code == "TC228"]
+    assert (block.span.line, block.span.end_column - block.span.column) == (8, 3)  # the `for` keyword
+    assert "the `try` block at line 9" in block.text() and "this `for` statement around it" in block.text()
 
 
 @pytest.mark.dynamo
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
 def test_dynamo_reports_those_lines():
     cases = [{"id": name, "source": textwrap.dedent(src), "call": call} for name, (src, call, _) in PROGRAMS.items()]
-    cases.append({"id": "for", "source": textwrap.dedent(IN_A_FOR_LOOP[0]), "call": IN_A_FOR_LOOP[1]})
     verdicts = ask(cases)
     for name, (_src, _call, lines) in PROGRAMS.items():
         assert verdicts[name]["error"] is None, name
         assert {line for _, line in verdicts[name]["breaks"]} == lines, (name, verdicts[name]["breaks"])
-    assert sorted(verdicts["for"]["breaks"]) == [["Failed to trace builtin operator", 10], ["step_unsupported", 8]]
+    assert sorted(verdicts["in a for loop, Dynamo compiles up to the loop"]["breaks"]) == [
+        ["Failed to trace builtin operator", 10], ["step_unsupported", 8]]

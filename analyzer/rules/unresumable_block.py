@@ -16,8 +16,11 @@ class UnresumableBlock(Rule):
     It compiles the function only up to the block (`explain()` lists "step_unsupported"
     on its line) and runs all the rest of the function eagerly, however long it is.
     Context managers torch knows (`torch.no_grad()`, `torch.autocast(...)`) do not have
-    this problem. With fewer than two tensor operations before the block, Dynamo skips the
-    whole function instead, and only the break inside is reported.
+    this problem. Inside a `for` loop or a `with` statement Dynamo cannot stop either (the
+    iterator, the context's exit, sit on its stack), so for a block inside one it compiles
+    only up to the outermost such statement, and the finding is on that line. With fewer
+    than two tensor operations before that point, Dynamo skips the whole function instead,
+    and only the break inside is reported.
 
     ## Example
     ```python
@@ -60,6 +63,20 @@ class UnresumableBlock(Rule):
         """, call="f(torch.ones(3))"),
     ]
     INVALID = [
+        Example("""
+            import torch
+            @torch.compile
+            def f(xs, x):
+                x = x * 2
+                y = x.sin()
+                for chunk in xs:
+                    try:
+                        y = y + chunk.cos()
+                        print("step")
+                    except RuntimeError:
+                        pass
+                return x + y
+        """, call="f([torch.ones(3), torch.ones(3)], torch.ones(3))"),
         Example("""
             import torch
             @torch.compile
