@@ -194,3 +194,15 @@ def test_a_relative_cache_folder_is_the_one_next_to_where_tclint_ran(tmp_path, m
     lint_paths([project], Settings(source=project / "tclint.toml"), jobs=2)
     # 11 summaries, the run and the (empty) list of imported modules it read
     assert len(_entries(tmp_path / "relative-cache")) == 13
+
+
+def test_a_summary_with_blocks_and_if_arms_comes_back_equal():
+    """`try`/`with` blocks (TC228) and the arms of an `if` in a loop (loop_skips) are summary
+    records too: a file holding them must be cached like any other."""
+    source = (b"import torch\n@torch.compile\ndef f(x):\n    x = x * 2\n    for i in range(2):\n"
+              b"        try:\n            x = x + 1\n        finally:\n            pass\n"
+              b"        if i:\n            x = x - 1\n        else:\n            x = x + 2\n    return x\n")
+    summary = summarize(source, "blocks.py", "blocks", False)
+    fn = summary.functions["blocks.f"]
+    assert fn.blocks and fn.blocks[0].checkpoint is not None and fn.forks
+    assert cache_codec.loads(cache_codec.dumps(summary, "summary", "k", 1), "summary", "k", 1) == summary
