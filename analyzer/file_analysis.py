@@ -162,6 +162,8 @@ class FileAnalyzer(cst.CSTVisitor):
         self._holder: tuple[cst.For | cst.With, int, tuple[int, ...]] | None = None
         self._holders: list = []
         self._checkpoints: list[tuple[Block, cst.For | cst.With]] = []  # blocks whose checkpoint is such a statement
+        self._statement: cst.SimpleStatementLine | None = None  # the simple statement being read
+        self._nested_code_depth = 0  # inside a lambda or a comprehension: code of its own
         self.rules = [cls(self) for cls in rule_classes]
         self._visit: dict[type, list] = {}
         self._leave: dict[type, list] = {}
@@ -704,6 +706,7 @@ class FileAnalyzer(cst.CSTVisitor):
             self._bind(name, kind, None)
 
     def _visit_comprehension(self, node) -> None:
+        self._enter_nested_code(node)
         # Bind targets before the element expression, which libcst visits first.
         comp = node.for_in
         while comp is not None:
@@ -730,7 +733,8 @@ class FileAnalyzer(cst.CSTVisitor):
     def _visit_try(self, node: cst.Try) -> None:
         self._note_block(node, None)
 
-    def _note_block(self, node: cst.Try | cst.With, context: refs.CallRef | None) -> None:
+    def _note_block(self, node: cst.Try | cst.With | cst.SimpleStatementLine, context: refs.CallRef | None,
+                    operator: str = "") -> None:
         """A block Dynamo may not resume in, with what its frame's graph holds at the
         block's checkpoint (itself, or the outermost `for`/`with` around it)."""
         fn = self.facts.function
@@ -738,14 +742,61 @@ class FileAnalyzer(cst.CSTVisitor):
             return
         if self._holder is not None and self._holder[0] is not node:
             holder, ops, calls = self._holder
-            block = Block(span=None, context=context, ops=ops, calls_before=calls,
+            block = Block(span=None, context=context, ops=ops, calls_before=calls, operator=operator,
                           checkpoint_keyword="for" if isinstance(holder, cst.For) else "with")
             self._checkpoints.append((block, holder))
         else:
             ops, calls = self._graph_ops.get(fn.key, (0, ()))
-            block = Block(span=None, context=context, ops=ops, calls_before=tuple(calls))
+            block = Block(span=None, context=context, ops=ops, calls_before=tuple(calls), operator=operator)
         self.summary.functions[fn.key].blocks.append(block)
         self.span_later(block, node)
+
+    def _visit_operator(self, node: cst.BinaryOperation | cst.UnaryOperation) -> None:
+        """`a + b`, `-a` on an object of a project class runs the class's method, which
+        Dynamo inlines; but it cannot resume inside an operator (unlike a call), so the
+        statement is an unresumable block (unresumable_blocks) as well as a call."""
+        fn = self.facts.function
+        dunder = _OPERATOR_METHODS.get(type(node.operator))
+        if fn is None or dunder is None or self._statement is None or self._eager_depth or self._nested_code_depth:
+            return
+        binary = isinstance(node, cst.BinaryOperation)
+        cls = self._instance_class(node.left if binary else node.expression)
+        if cls is None or not self.facts.is_project_name(cls):
+            return
+        ref = refs.Method(cls, dunder)
+        self._note_block(self._statement, ref, operator=_OPERATOR_TEXT[type(node.operator)])
+        site = CallSite(ref=ref, span=None, unless=self._unless(), in_loop=True,  # it ends the frame (see Block)
+                        args=(self._arg_kind(node.right),) if binary else ())
+        calls = self.summary.functions[fn.key].calls
+        if not self._branch_depth:
+            self._graph_ops.setdefault(fn.key, (0, []))[1].append(len(calls))
+        calls.append(site)
+        self.span_later(site, node)
+
+    def _instance_class(self, expr: cst.BaseExpression) -> str | None:
+        """The class of an object built in the code: `self`, a name bound to `C(...)` here or
+        at module level, or `C(...)` itself."""
+        facts = self.facts
+        if facts.is_self(expr):
+            return facts.class_dotted()
+        if isinstance(expr, cst.Name):
+            cls = facts.function.instance_classes.get(expr.value)
+            if cls is None and facts.function.lookup(expr.value) is None:
+                cls = facts.module_instances.get(expr.value)
+            return cls
+        return self._constructed_class(expr)
+
+    def _visit_statement(self, node: cst.SimpleStatementLine) -> None:
+        self._statement = node
+
+    def _leave_statement(self, node: cst.SimpleStatementLine) -> None:
+        self._statement = None
+
+    def _enter_nested_code(self, node) -> None:
+        self._nested_code_depth += 1
+
+    def _leave_nested_code(self, node) -> None:
+        self._nested_code_depth -= 1
 
     def _enter_stack_holder(self, node: cst.For | cst.With) -> None:
         """A `for` keeps its iterator on Dynamo's stack, a `with` its context's exit: Dynamo
@@ -1783,6 +1834,20 @@ def _holds_loop(node: cst.CSTNode) -> bool:
             todo.extend(n.children)
     return False
 
+# The method an operator runs on an object of a class (`__matmul__` and `__invert__`: Dynamo
+# 2.13 traces neither on such an object, see unresumable_blocks)
+_OPERATOR_METHODS = {
+    cst.Add: "__add__", cst.Subtract: "__sub__", cst.Multiply: "__mul__", cst.Divide: "__truediv__",
+    cst.FloorDivide: "__floordiv__", cst.Modulo: "__mod__", cst.Power: "__pow__", cst.MatrixMultiply: "__matmul__",
+    cst.LeftShift: "__lshift__", cst.RightShift: "__rshift__", cst.BitAnd: "__and__", cst.BitOr: "__or__",
+    cst.BitXor: "__xor__", cst.Minus: "__neg__", cst.Plus: "__pos__", cst.BitInvert: "__invert__",
+}
+_OPERATOR_TEXT = {
+    cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//", cst.Modulo: "%",
+    cst.Power: "**", cst.MatrixMultiply: "@", cst.LeftShift: "<<", cst.RightShift: ">>", cst.BitAnd: "&",
+    cst.BitOr: "|", cst.BitXor: "^", cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~",
+}
+
 _BOOKKEEPING_VISIT = {
     cst.Module: FileAnalyzer._visit_module,
     cst.If: FileAnalyzer._visit_if,
@@ -1804,10 +1869,17 @@ _BOOKKEEPING_VISIT = {
     cst.SetComp: FileAnalyzer._visit_comprehension,
     cst.GeneratorExp: FileAnalyzer._visit_comprehension,
     cst.DictComp: FileAnalyzer._visit_comprehension,
+    cst.Lambda: FileAnalyzer._enter_nested_code,
+    cst.SimpleStatementLine: FileAnalyzer._visit_statement,
+    cst.BinaryOperation: FileAnalyzer._visit_operator,
+    cst.UnaryOperation: FileAnalyzer._visit_operator,
 }
 _BOOKKEEPING_LEAVE = {
     cst.For: FileAnalyzer._leave_stack_holder,
     cst.With: FileAnalyzer._leave_stack_holder,
+    cst.SimpleStatementLine: FileAnalyzer._leave_statement,
+    **dict.fromkeys((cst.Lambda, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp),
+                    FileAnalyzer._leave_nested_code),
     cst.ClassDef: FileAnalyzer._leave_class,
     cst.FunctionDef: FileAnalyzer._leave_function,
     cst.Assign: FileAnalyzer._leave_assign_sources,

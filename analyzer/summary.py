@@ -81,6 +81,9 @@ class Block:
     calls_before: tuple[int, ...] = ()
     checkpoint: Span | None = None  # the keyword of the `for`/`with` around it that is the checkpoint
     checkpoint_keyword: str = ""  # "for" or "with" (its text)
+    # an operator on an object of a project class (`+`): the block is the statement holding
+    # it, and `context` the method it runs (`Method(cls, "__add__")`)
+    operator: str = ""
 
 
 @dataclass

@@ -17,6 +17,12 @@ break between the checkpoint and the block (a break in a loop skips the whole fr
 the block unreached. Context managers torch knows (`torch.no_grad()`, `autocast`) are
 resumable. All checked under torch 2.13 (tests/test_unresumable_blocks.py).
 
+An operator on an object of a project class (`a + b` runs `A.__add__`) is such a block too:
+Dynamo inlines the method, but an operator, unlike a call, is no point it can resume at. So
+when the method certainly breaks, the statement's checkpoint is reported as for a `try`,
+and the rest of the frame runs eagerly. `@` and `~` Dynamo 2.13 does not trace at all on
+such an object ("Failed to trace builtin operator", TC232), whatever the method does.
+
 Found here (the project phase): the file pass records the blocks (`summary.Block`); which of
 them hold a break is known once every function's findings are.
 """
@@ -31,6 +37,8 @@ from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.summary import Block
 
 CODE = "TC228"
+OPERATOR_CODE = "TC232"
+UNTRACEABLE_OPERATORS = frozenset({"__matmul__", "__invert__"})  # on an object of a user class
 
 # make(code, function key, span, message) -> the finding
 Make = Callable[[str, str, Span, str], Diagnostic]
@@ -41,17 +49,21 @@ def add_block_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], en
     """Adds, to each reached function, a finding at each unresumable block that holds a
     certain break; the break inside a `with` body then ends the frame (loop_skips hides what
     follows it), as one in a `try` body already does."""
+    with_blocks = [key for key in found if index.functions[key][1].blocks]
+    _add_untraceable_operators(index, found, [key for key in with_blocks if enabled(OPERATOR_CODE, key)], make)
     breaking: set[str] | None = None
-    for key in [key for key in found if index.functions[key][1].blocks and enabled(CODE, key)]:
+    for key in [key for key in with_blocks if enabled(CODE, key)]:
         if breaking is None:  # only projects with such blocks pay for it
             breaking = breaks.certain if breaks is not None else breaking_functions(found, certain=True)
         ff, fn = found[key], index.functions[key][1]
-        blocks = [b for b in fn.blocks if (b.context is None or _project_context_manager(index, b.context))
-                  and _graph_before(index, key, b, breaking)]
+        resolved_sites = list(zip(fn.calls, index.site_callees(key, fn)))
+        _add_operator_blocks(index, key, ff, fn, resolved_sites, breaking, make)
+        blocks = [b for b in fn.blocks if not b.operator and (b.context is None or _project_context_manager(
+            index, b.context)) and _graph_before(index, key, b, breaking)]
         if not blocks:
             continue
-        resolved_sites = list(zip(fn.calls, index.site_callees(key, fn)))
-        blocks = [b for b in blocks if b.checkpoint is None or not _breaks_between(ff, resolved_sites, b, breaking)]
+        blocks = [b for b in blocks if b.checkpoint is None
+                  or not _breaks_between(ff, resolved_sites, b.checkpoint.line, b.span.line - 1, breaking)]
         breaks: list[tuple[Block, int, str]] = []  # (outermost block, line, what breaks there)
         for i, (d, _) in enumerate(ff.own):
             block = _outermost(blocks, d.span.line)
@@ -83,6 +95,70 @@ def add_block_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], en
                            False))
 
 
+def _add_untraceable_operators(index: ProjectIndex, found: dict[str, FunctionFindings], keys: list[str],
+                               make: Make) -> None:
+    """TC232 at each `a @ b` / `~a` on an object of a project class defining the method; it
+    ends the frame (the operator is no point Dynamo can resume at)."""
+    for key in keys:
+        fn = index.functions[key][1]
+        for block in fn.blocks:
+            if block.operator and block.context.name in UNTRACEABLE_OPERATORS and _user_class_method(index, block.context):
+                site = _operator_site(fn, block)
+                ff = found[key]
+                ff.own.append((make(OPERATOR_CODE, key, site.span,
+                                    f"Dynamo cannot trace `{block.operator}` on an object of a class of yours "
+                                    f"(`{block.context}`): the graph breaks here"), True))
+
+
+def _add_operator_blocks(index: ProjectIndex, key: str, ff: FunctionFindings, fn, sites, breaking: set[str],
+                         make: Make) -> None:
+    """TC228 at the checkpoint of each statement whose operator on an object of a project
+    class certainly breaks, outside `try`/`with` blocks (those are blocks of their own)."""
+    regular = [b for b in fn.blocks if not b.operator]
+    for block in fn.blocks:
+        if not block.operator or _outermost(regular, block.span.line) is not None:
+            continue
+        site = _operator_site(fn, block)
+        resolved = next(r for s, r in sites if s is site)
+        if block.context.name in UNTRACEABLE_OPERATORS and _user_class_method(index, block.context):
+            what = f"{OPERATOR_CODE} on `{block.operator}`"
+        elif resolved and all(c in breaking for c in resolved):
+            what = f"in `{index.short_name(resolved[0])}`, which `{block.operator}` runs"
+        else:
+            continue
+        span = block.span
+        first = block.checkpoint.line if block.checkpoint is not None else span.line
+        if not _graph_before(index, key, block, breaking) or _breaks_between(
+                ff, sites, first, span.end_line, breaking, but=site.span):
+            continue
+        if block.checkpoint is None:
+            header = Span(span.line, span.column, span.line, span.end_column if span.end_line == span.line else 10**6)
+            where = f"the `{block.operator}` operator here"
+        else:
+            header = block.checkpoint
+            where = (f"the `{block.operator}` operator at line {span.line}, nor anywhere in this "
+                     f"`{block.checkpoint_keyword}` statement around it")
+        ff.own.append((make(CODE, key, header,
+                            f"Dynamo cannot resume inside {where}, so the graph break ({what}) compiles `{fn.name}` "
+                            "only up to here and runs the rest of it eagerly"), False))
+
+
+def _operator_site(fn, block: Block):
+    """The call of the operator's method that the file pass recorded with the block."""
+    span = block.span
+    return next(site for site in fn.calls if site.ref == block.context
+                and span.line <= site.span.line <= span.end_line)
+
+
+def _user_class_method(index: ProjectIndex, ref) -> bool:
+    """Whether the method is one of a project class that no torch class is a base of (a
+    tensor subclass's operators go through `__torch_function__`)."""
+    target = index.resolve_dotted(ref.cls)
+    if target is None or target[0] != "class" or not index.resolve_ref(ref):
+        return False
+    return not any(base.startswith("torch.") for c in index.mro(target[1]) for base in index.classes[c][1].bases)
+
+
 def _graph_before(index: ProjectIndex, key: str, block: Block, breaking: set[str]) -> bool:
     """Whether the frame's graph holds two operations when it enters the block. Only the
     function's own operations outside branches count (a helper's may be Python work on
@@ -94,14 +170,14 @@ def _graph_before(index: ProjectIndex, key: str, block: Block, breaking: set[str
     return not any(resolved[i] and all(c in breaking for c in resolved[i]) for i in block.calls_before)
 
 
-def _breaks_between(ff: FunctionFindings, sites, block: Block, breaking: set[str]) -> bool:
-    """Whether something certainly breaks between the block's checkpoint and the block (in
-    the loop body before it: Dynamo then skips the frame, or in a `with` body: it resumes
-    there), so the block's break does not compile up to the checkpoint."""
-    first, last = block.checkpoint.line, block.span.line
-    return (any(first <= d.span.line < last and is_break(d) for d, _ in ff.own)
-            or any(first <= site.span.line < last and resolved and all(c in breaking for c in resolved)
-                   for site, resolved in sites))
+def _breaks_between(ff: FunctionFindings, sites, first: int, last: int, breaking: set[str],
+                    but: Span | None = None) -> bool:
+    """Whether something certainly breaks on lines first..last (the checkpoint up to the
+    block: in a loop body Dynamo then skips the frame, in a `with` body it resumes there;
+    either way the block's break does not compile up to the checkpoint), but at `but`."""
+    return (any(first <= d.span.line <= last and d.span != but and is_break(d) for d, _ in ff.own)
+            or any(first <= site.span.line <= last and site.span != but and resolved
+                   and all(c in breaking for c in resolved) for site, resolved in sites))
 
 
 def _outermost(blocks: list[Block], line: int) -> Block | None:

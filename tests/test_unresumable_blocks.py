@@ -2,7 +2,8 @@
 manager, cannot be resumed from: Dynamo compiles the function only up to its last checkpoint
 ("step_unsupported" on its line: the block's, or that of the outermost `for`/`with` around
 it) and runs the rest eagerly, provided the graph already holds two operations there.
-Context managers torch knows are resumable.
+Context managers torch knows are resumable. An operator on an object of a project class
+(`a + b` running `Cov.__add__`) is such a block too: Dynamo cannot resume inside it.
 
 Each program lists the lines Dynamo (torch 2.13, eager backend) reports, breaks and
 step_unsupported alike; tclint must flag exactly those. tclint counts toward the two only the
@@ -187,6 +188,82 @@ PROGRAMS = {
                     pass
             return x + y
         ''', "f(torch.ones(3))", {9}),
+    # an operator runs a method Dynamo inlines, but is no point it can resume at
+    "an operator whose method breaks compiles up to its statement": ('''
+        import torch
+
+        class Cov:
+            def __init__(self, t):
+                self.t = t
+
+            def __add__(self, other):
+                print("add")
+                return Cov(self.t + other.t)
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            y = x.sin()
+            c = Cov(x) + Cov(y)
+            if c.t.sum() > 0:
+                y = y + 1
+            return c.t + y
+        ''', "f(torch.ones(3))", {9, 16}),
+    "with one operation before it, only the break in the method": ('''
+        import torch
+
+        class Cov:
+            def __init__(self, t):
+                self.t = t
+
+            def __add__(self, other):
+                print("add")
+                return Cov(self.t + other.t)
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            a = Cov(x)
+            c = a + a
+            return c.t + 1
+        ''', "f(torch.ones(3))", {9}),
+    "an operator whose method traces is no break": ('''
+        import torch
+
+        class Cov:
+            def __init__(self, t):
+                self.t = t
+
+            def __sub__(self, other):
+                return Cov(self.t - other.t)
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            y = x.sin()
+            c = Cov(x) - Cov(y)
+            if c.t.sum() > 0:
+                y = y + 1
+            return c.t + y
+        ''', "f(torch.ones(3))", {16}),
+    "`@` on an object of a project class is not traced at all": ('''
+        import torch
+
+        class Cov:
+            def __init__(self, t):
+                self.t = t
+
+            def __matmul__(self, other):
+                return Cov(self.t * other.t)
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            y = x.sin()
+            for i in range(2):
+                y = (Cov(x) @ Cov(y)).t
+            return x + y
+        ''', "f(torch.ones(3))", {15, 16}),
 }
 
 
