@@ -164,6 +164,7 @@ class FileAnalyzer(cst.CSTVisitor):
         self._checkpoints: list[tuple[Block, cst.For | cst.With]] = []  # blocks whose checkpoint is such a statement
         self._statement: cst.SimpleStatementLine | None = None  # the simple statement being read
         self._nested_code_depth = 0  # inside a lambda or a comprehension: code of its own
+        self._stored_subscripts: set[int] = set()  # ids of `a[i]` assigned to (`__setitem__`, not `__getitem__`)
         self.rules = [cls(self) for cls in rule_classes]
         self._visit: dict[type, list] = {}
         self._leave: dict[type, list] = {}
@@ -755,23 +756,49 @@ class FileAnalyzer(cst.CSTVisitor):
         """`a + b`, `-a` on an object of a project class runs the class's method, which
         Dynamo inlines; but it cannot resume inside an operator (unlike a call), so the
         statement is an unresumable block (unresumable_blocks) as well as a call."""
-        fn = self.facts.function
         dunder = _OPERATOR_METHODS.get(type(node.operator))
-        if fn is None or dunder is None or self._statement is None or self._eager_depth or self._nested_code_depth:
+        if dunder is None or self._statement is None:
             return
         binary = isinstance(node, cst.BinaryOperation)
-        cls = self._instance_class(node.left if binary else node.expression)
+        receiver = node.left if binary else node.expression
+        cls = self._instance_class(receiver) if self.facts.function is not None else None
         if cls is None or not self.facts.is_project_name(cls):
             return
-        ref = refs.Method(cls, dunder)
-        self._note_block(self._statement, ref, operator=_OPERATOR_TEXT[type(node.operator)])
-        site = CallSite(ref=ref, span=None, unless=self._unless(), in_loop=True,  # it ends the frame (see Block)
-                        args=(self._arg_kind(node.right),) if binary else ())
+        # the block first: the frame's calls before it do not hold this one
+        self._note_block(self._statement, refs.Method(cls, dunder), operator=_OPERATOR_TEXT[type(node.operator)])
+        self._record_method_call(node, receiver, dunder, node.right if binary else None, ends_frame=True)
+
+    def _visit_subscript(self, node: cst.Subscript) -> None:
+        """`a[i]` runs `__getitem__` and `a < b` runs `__lt__` of a project class: calls
+        Dynamo resumes after (unlike an operator's, see _visit_operator)."""
+        if id(node) in self._stored_subscripts or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return
+        self._record_method_call(node, node.value, "__getitem__", node.slice[0].slice.value)
+
+    def _visit_comparison(self, node: cst.Comparison) -> None:
+        first = node.comparisons[0]
+        method = _COMPARISON_METHODS.get(type(first.operator))
+        if method is not None:
+            self._record_method_call(node, node.left, method, first.comparator)
+
+    def _record_method_call(self, node: cst.BaseExpression, receiver: cst.BaseExpression, method: str,
+                            argument: cst.BaseExpression | None, ends_frame: bool = False) -> str | None:
+        """The call of `method` an operator makes on an object of a project class, as a call
+        site; the class, if it is one."""
+        fn = self.facts.function
+        if fn is None or self._eager_depth or self._nested_code_depth:
+            return None
+        cls = self._instance_class(receiver)
+        if cls is None or not self.facts.is_project_name(cls):
+            return None
+        site = CallSite(ref=refs.Method(cls, method), span=None, unless=self._unless(),
+                        in_loop=self._loop_depth > 0 or ends_frame, args=(self._arg_kind(argument),) if argument else ())
         calls = self.summary.functions[fn.key].calls
         if not self._branch_depth:
             self._graph_ops.setdefault(fn.key, (0, []))[1].append(len(calls))
         calls.append(site)
         self.span_later(site, node)
+        return cls
 
     def _instance_class(self, expr: cst.BaseExpression) -> str | None:
         """The class of an object built in the code: `self`, a name bound to `C(...)` here or
@@ -1439,6 +1466,7 @@ class FileAnalyzer(cst.CSTVisitor):
 
     # -- assignments the project phase needs -----------------------------------------
     def _visit_assign(self, node: cst.Assign) -> None:
+        self._stored_subscripts.update(id(t.target) for t in node.targets if isinstance(t.target, cst.Subscript))
         self._note_dynamo_config(node)
         if self._at_module_level() and isinstance(node.value, cst.Attribute) and node.value.attr.value == "apply":
             # `my_op = MyFunction.apply`: calls of `my_op` run the autograd Function's forward
@@ -1842,6 +1870,10 @@ _OPERATOR_METHODS = {
     cst.LeftShift: "__lshift__", cst.RightShift: "__rshift__", cst.BitAnd: "__and__", cst.BitOr: "__or__",
     cst.BitXor: "__xor__", cst.Minus: "__neg__", cst.Plus: "__pos__", cst.BitInvert: "__invert__",
 }
+_COMPARISON_METHODS = {
+    cst.LessThan: "__lt__", cst.GreaterThan: "__gt__", cst.LessThanEqual: "__le__", cst.GreaterThanEqual: "__ge__",
+    cst.Equal: "__eq__", cst.NotEqual: "__ne__",
+}
 _OPERATOR_TEXT = {
     cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//", cst.Modulo: "%",
     cst.Power: "**", cst.MatrixMultiply: "@", cst.LeftShift: "<<", cst.RightShift: ">>", cst.BitAnd: "&",
@@ -1873,6 +1905,8 @@ _BOOKKEEPING_VISIT = {
     cst.SimpleStatementLine: FileAnalyzer._visit_statement,
     cst.BinaryOperation: FileAnalyzer._visit_operator,
     cst.UnaryOperation: FileAnalyzer._visit_operator,
+    cst.Subscript: FileAnalyzer._visit_subscript,
+    cst.Comparison: FileAnalyzer._visit_comparison,
 }
 _BOOKKEEPING_LEAVE = {
     cst.For: FileAnalyzer._leave_stack_holder,
