@@ -102,8 +102,9 @@ def _add_untraceable_operators(index: ProjectIndex, found: dict[str, FunctionFin
     for key in keys:
         fn = index.functions[key][1]
         for block in fn.blocks:
-            if block.operator and block.context.name in UNTRACEABLE_OPERATORS and _user_class_method(index, block.context):
-                site = _operator_site(fn, block)
+            site = _operator_site(fn, block) if block.operator else None
+            if site is not None and block.context.name in UNTRACEABLE_OPERATORS and _user_class_method(
+                    index, block.context):
                 ff = found[key]
                 ff.own.append((make(OPERATOR_CODE, key, site.span,
                                     f"Dynamo cannot trace `{block.operator}` on an object of a class of yours "
@@ -116,9 +117,9 @@ def _add_operator_blocks(index: ProjectIndex, key: str, ff: FunctionFindings, fn
     class certainly breaks, outside `try`/`with` blocks (those are blocks of their own)."""
     regular = [b for b in fn.blocks if not b.operator]
     for block in fn.blocks:
-        if not block.operator or _outermost(regular, block.span.line) is not None:
+        site = _operator_site(fn, block) if block.operator else None
+        if site is None or _outermost(regular, block.span.line) is not None:
             continue
-        site = _operator_site(fn, block)
         resolved = next(r for s, r in sites if s is site)
         if block.context.name in UNTRACEABLE_OPERATORS and _user_class_method(index, block.context):
             what = f"{OPERATOR_CODE} on `{block.operator}`"
@@ -131,8 +132,9 @@ def _add_operator_blocks(index: ProjectIndex, key: str, ff: FunctionFindings, fn
         if not _graph_before(index, key, block, breaking) or _breaks_between(
                 ff, sites, first, span.end_line, breaking, but=site.span):
             continue
-        if block.checkpoint is None:
-            header = Span(span.line, span.column, span.line, span.end_column if span.end_line == span.line else 10**6)
+        if block.checkpoint is None:  # the statement's first line, where Dynamo reports it
+            header = site.span if site.span.line == span.line else Span(span.line, span.column, span.line,
+                                                                          span.column + 1)
             where = f"the `{block.operator}` operator here"
         else:
             header = block.checkpoint
@@ -146,8 +148,8 @@ def _add_operator_blocks(index: ProjectIndex, key: str, ff: FunctionFindings, fn
 def _operator_site(fn, block: Block):
     """The call of the operator's method that the file pass recorded with the block."""
     span = block.span
-    return next(site for site in fn.calls if site.ref == block.context
-                and span.line <= site.span.line <= span.end_line)
+    return next((site for site in fn.calls if site.ref == block.context
+                 and span.line <= site.span.line <= span.end_line), None)
 
 
 def _user_class_method(index: ProjectIndex, ref) -> bool:

@@ -303,3 +303,10 @@ def test_dynamo_reports_those_lines():
         assert {line for _, line in verdicts[name]["breaks"]} == lines, (name, verdicts[name]["breaks"])
     assert sorted(verdicts["in a for loop, Dynamo compiles up to the loop"]["breaks"]) == [
         ["Failed to trace builtin operator", 10], ["step_unsupported", 8]]
+
+
+def test_an_operator_finding_names_the_method_that_breaks():
+    source = PROGRAMS["an operator whose method breaks compiles up to its statement"][0]
+    (block,) = [d for d in api.lint_source(textwrap.dedent(source), "prog.py") if d.code == "TC228"]
+    assert block.span.line == 16 and "the `+` operator here" in block.text()
+    assert "in `Cov.__add__`, which `+` runs" in block.text() and "compiles `f` only up to here" in block.text()
