@@ -453,6 +453,10 @@ class FileAnalyzer(cst.CSTVisitor):
                 if _names(p.default, "None"):
                     scope.none_defaults[p.name.value] = guard
             kind = scope.env[p.name.value] = self.facts.param_kind(p, root_like)
+            if kind in (tf.STATIC, tf.UNKNOWN) and p.annotation is not None:
+                elements = self.facts.annotation_elements(p.annotation.annotation)
+                if elements is not None:
+                    scope.elements[p.name.value] = elements
             if kind == tf.UNKNOWN or isinstance(kind, frozenset):
                 index = i if i < len(positional) else -1  # keyword-only: matched by name
                 scope.param_refs[p.name.value] = refs.Param(key, index, p.name.value)
@@ -596,6 +600,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 fn.unpacked.pop(target.value, None)
                 fn.none_defaults.pop(target.value, None)
                 fn.falsy_defaults.pop(target.value, None)
+                fn.elements.pop(target.value, None)
                 cls_name = self._constructed_class(value)
                 if cls_name:
                     fn.instance_classes[target.value] = cls_name

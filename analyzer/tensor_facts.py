@@ -44,6 +44,10 @@ _NON_TENSOR_INPUT_NAMES = frozenset({
 })
 
 
+# Container annotations whose elements tclint reads (the last part of their name).
+_SEQUENCE_ANNOTATIONS = frozenset({"List", "list", "Sequence", "MutableSequence"})
+_MAPPING_ANNOTATIONS = frozenset({"Dict", "dict", "Mapping", "MutableMapping"})
+
 # Methods of dicts that tensors lack: an input called with one is a dict.
 _MAPPING_METHODS = frozenset({"items", "keys", "values", "get"})
 # ndarray methods that hand back plain Python values (the others give arrays)
@@ -139,6 +143,9 @@ class FunctionScope:
     falsy_defaults: dict[str, refs.LeftNone] = field(default_factory=dict)
     # names whose attributes are read with a name no tensor has (`out.logits`): never tensors
     objects: set[str] = field(default_factory=set)
+    # parameters annotated as containers of tensors (`params: Dict[str, Tensor]`), not rebound
+    # yet -> (what an element is, whether the container is a mapping)
+    elements: dict[str, tuple[object, bool]] = field(default_factory=dict)
     # the calls made here, as recorded: (call site, its node)
     sites: list[tuple] = field(default_factory=list)
 
@@ -539,6 +546,13 @@ class Facts:
         return [(target, self._element_kind(iterable))]
 
     def _element_kind(self, iterable: cst.BaseExpression):
+        elements = self._element_of(iterable)
+        if elements is not None:
+            return STATIC if elements[1] else elements[0]  # a mapping gives its keys
+        if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute) and not iterable.args:
+            elements = self._element_of(iterable.func.value)
+            if elements is not None and elements[1] and iterable.func.attr.value == "values":
+                return elements[0]
         kind = self.source_kind(iterable)
         if kind == INPUT:
             return INPUT  # an element of what is only assumed to be a tensor is only assumed one
@@ -709,6 +723,9 @@ class Facts:
     def _subscript_kind(self, node: cst.Subscript):
         if self.function is not None and self._keyword_read(node) is not None:
             return UNKNOWN  # what callers pass under that keyword (param_condition)
+        elements = self._element_of(node.value)
+        if elements is not None and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            return elements[0]  # `params["order"]`, `feats[-1]` (a slice is still the container)
         base = self.kind(node.value)
         if isinstance(base, Record):
             return _record_item(base, node)
@@ -740,6 +757,9 @@ class Facts:
                 return STATIC  # a Python number or list, whatever it was read from
             if method in ("get", "pop") and self.function is not None and self._keyword_read(node) is not None:
                 return UNKNOWN  # what callers pass under that keyword (param_condition)
+            elements = self._element_of(receiver)
+            if elements is not None and method in ("get", "pop") and node.args:
+                return elements[0]
             if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super":
                 return self._project_call(refs.SuperMethod(self.class_dotted(), method)) if self.class_dotted() else UNKNOWN
             if self.is_self(receiver):
@@ -881,6 +901,41 @@ class Facts:
         if root_like and not _names_a_number(param.name.value):
             return INPUT
         return UNKNOWN
+
+    def annotation_elements(self, annotation: cst.BaseExpression) -> tuple[object, bool] | None:
+        """`List[Tensor]`, `Tuple[Tensor, ...]`, `Dict[str, Tensor]` (maybe Optional): the
+        kind of an element and whether the container is a mapping, when every element is
+        declared a tensor. The container itself stays a static value (its truth is its length)."""
+        if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+            sides = [e for e in (annotation.left, annotation.right) if not (isinstance(e, cst.Name) and e.value == "None")]
+            return self.annotation_elements(sides[0]) if len(sides) == 1 else None
+        if not isinstance(annotation, cst.Subscript):
+            return None
+        outer = (dotted_name(annotation.value) or "").rpartition(".")[2]
+        args = [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
+        if len(args) != len(annotation.slice):
+            return None
+        if outer == "Optional" and len(args) == 1:
+            return self.annotation_elements(args[0])
+        if outer in _MAPPING_ANNOTATIONS and len(args) == 2:
+            element, mapping = args[1], True
+        elif outer in _SEQUENCE_ANNOTATIONS and len(args) == 1:
+            element, mapping = args[0], False
+        elif outer in ("Tuple", "tuple") and args:
+            if len(args) == 2 and isinstance(args[1], cst.Ellipsis):
+                args = args[:1]
+            kinds = {self.annotation_kind(a) for a in args}
+            element, mapping = (args[0] if len(kinds) == 1 else None), False
+        else:
+            return None
+        kind = self.annotation_kind(element) if element is not None else UNKNOWN
+        return (kind, mapping) if kind in (TENSOR, BOOL_TENSOR) else None
+
+    def _element_of(self, container: cst.BaseExpression):
+        """What one element of a parameter declared a container of tensors holds, or None."""
+        if isinstance(container, cst.Name) and self.function is not None:
+            return self.function.elements.get(container.value)
+        return None
 
     def annotation_kind(self, annotation: cst.BaseExpression):
         text = dotted_name(annotation)
