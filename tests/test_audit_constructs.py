@@ -490,6 +490,38 @@ CASES = {
                 y = y + 1
             return y + torch.from_numpy(b)
     """, "f(torch.ones(4))", [("TC231", 6)]),
+    # One element of `nonzero`'s result is a 0-dim index, and so is that index plus a Python
+    # int (diffusers DDPM `previous_timestep`): indexing with it reads its value.
+    "nonzero-element-index": ("""
+        import torch
+        @torch.compile
+        def f(timesteps, t: int):
+            index = (timesteps == t).nonzero(as_tuple=True)[0][0]
+            return timesteps[index + 1]
+    """, "f(torch.arange(5).flip(0), 3)", [("TC301", 4), ("TC113", 5)]),
+    # A parameter declared a container of tensors holds tensors (kornia `params: Dict[str,
+    # Tensor]` with `params["order"].tolist()`); the container's own truth and keys are static.
+    "annotated-container-elements": ("""
+        from typing import Dict, List
+        import torch
+        def steps(x: torch.Tensor, params: Dict[str, torch.Tensor]) -> torch.Tensor:
+            for key in params:
+                if key == "skip":
+                    return x
+            order = params["order"].tolist()
+            for i in order:
+                x = x + i
+            return x
+        def last(x: torch.Tensor, feats: List[torch.Tensor]) -> torch.Tensor:
+            if len(feats) > 1 and feats[1:]:
+                x = x * 2
+            if feats[-1].sum() > 0:
+                return x + 1
+            return x
+        @torch.compile
+        def f(x, params, feats):
+            return steps(x, params) + last(x, feats)
+    """, "f(torch.ones(3), {'order': torch.tensor([2, 0, 1])}, [torch.ones(2)])", [("TC104", 7), ("TC101", 14)]),
 }
 
 
