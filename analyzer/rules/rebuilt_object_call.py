@@ -7,7 +7,9 @@ class RebuiltObjectCall(Rule):
     ## What it does
     Flags a call, in a compiled region, of a method that breaks the graph (itself or in
     anything it calls) on an object the same function built: `s = Stepper(); s.run(x)`,
-    `Stepper().run(x)`, or with the class picked at run time, `SOLVERS[method](...)`. Found in the project phase, once tclint knows which functions break.
+    `Stepper().run(x)`, `make_stepper(3).run(x)` where `make_stepper` returns a new
+    instance, or with the class picked at run time, `SOLVERS[method](...)`. Found in the
+    project phase, once tclint knows which functions break.
 
     ## Why is this bad?
     After a break inside an inlined call, Dynamo resumes the caller by rebuilding what its
@@ -74,5 +76,19 @@ class RebuiltObjectCall(Rule):
                 solver_fn = SOLVERS[method]
                 solver = solver_fn(k=3)
                 return solver.integrate(x)
+        """, call="f(torch.ones(2))"),
+        Example("""
+            import torch
+            class Stepper:
+                def __init__(self, k=2):
+                    self.k = k
+                def run(self, x):
+                    print("step")
+                    return x * self.k
+            def make_stepper(k):
+                return Stepper(k)
+            @torch.compile
+            def f(x):
+                return make_stepper(3).run(x) + 1
         """, call="f(torch.ones(2))"),
     ]
