@@ -1018,6 +1018,9 @@ class FileAnalyzer(cst.CSTVisitor):
             built = self._constructed_class(receiver)
             if built and facts.is_project_name(built):  # `S(3).run(x)`
                 return refs.Method(built, method)
+            made_by = self._project_call_ref(receiver)
+            if made_by is not None and method not in api.TENSORISH_METHODS:  # `make(2).run(x)`
+                return refs.ReturnedMethod(made_by, method, self._method_by_name(receiver, method) is not None)
             return self._method_by_name(receiver, method)
         if isinstance(func, cst.Name) and facts.function is not None:
             nested = self._nested_def(func.value)

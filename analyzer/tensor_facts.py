@@ -790,10 +790,13 @@ class Facts:
                 return STATIC if base in (UNKNOWN, STATIC) else UNKNOWN
             if (base == UNKNOWN or isinstance(base, frozenset)) and method in api.TENSORISH_METHODS:
                 return BOOL_TENSOR if method in api.BOOL_METHODS else TENSOR
+            made_by = None
             if isinstance(receiver, cst.Name) and self.function is not None:
-                made_by = self.function.returned_objects.get(receiver.value)
-                if made_by is not None:  # `s = make(2); s.run(x)`
-                    return self._project_call(refs.ReturnedMethod(made_by, method))
+                made_by = self.function.returned_objects.get(receiver.value)  # `s = make(2); s.run(x)`
+            elif isinstance(receiver, cst.Call) and isinstance(base, frozenset) and len(base) == 1:
+                made_by = next(iter(base))  # `make(2).run(x)`
+            if isinstance(made_by, refs.CALL_REFS) and not isinstance(base, MaskCondition):
+                return self._project_call(refs.ReturnedMethod(made_by, method))
             if base == STATIC:
                 return STATIC
             return UNKNOWN
