@@ -404,8 +404,13 @@ class ProjectIndex:
         return sorted({run for k in stored if (run := self._run_by_calling(k))})
 
     def built_by(self, call: CallRef) -> set[str]:
-        """The classes whose fresh instances the functions `call` runs return."""
-        return {cls for key in self.resolve_ref(call) for cls in self.functions[key][1].returns_built}
+        """The classes whose fresh instances the functions `call` runs return, and the classes
+        it calls itself when it calls a value (`solver_fn(...)`, with `solver_fn` a class that
+        `select(...)` returned or a table held)."""
+        built = {cls for key in self.resolve_ref(call) for cls in self.functions[key][1].returns_built}
+        if isinstance(call, (Returned, Entries, ParamCallable)):
+            built.update(k for k in self.callables(call) if k in self.classes)
+        return built
 
     def _module_value_call(self, dotted: str) -> list[str]:
         """`_param(...)` where the module holds `_param = effectful(f)` (what that call returned

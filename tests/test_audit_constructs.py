@@ -522,6 +522,35 @@ CASES = {
         def f(x, params, feats):
             return steps(x, params) + last(x, feats)
     """, "f(torch.ones(3), {'order': torch.tensor([2, 0, 1])}, [torch.ones(2)])", [("TC104", 7), ("TC101", 14)]),
+    # A class that a function returns, called, builds an instance in the compiled frame (torchsde
+    # `solver = methods.select(...)(...)`): its breaking method is followed and breaks at the call
+    # too, though more classes than tclint guesses from a name define `integrate`.
+    "class-returned-by-a-function-built": ("""
+        import torch
+        class Euler:
+            def __init__(self, k):
+                self.k = k
+            def integrate(self, x):
+                return x * x.sum().item()
+        class A:
+            def integrate(self, x):
+                return x
+        class B:
+            def integrate(self, x):
+                return x
+        class C:
+            def integrate(self, x):
+                return x
+        def select(method):
+            if method == "euler":
+                return Euler
+            raise ValueError(method)
+        @torch.compile
+        def f(x, method="euler"):
+            solver_fn = select(method)
+            solver = solver_fn(k=2)
+            return solver.integrate(x) + 1
+    """, "f(torch.ones(3))", [("TC102", 6), ("TC225", 24)]),
 }
 
 
