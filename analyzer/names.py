@@ -12,7 +12,7 @@ BUILTINS = frozenset({
     "getattr", "setattr", "callable", "id", "type", "str", "repr", "format", "int",
     "float", "bool", "complex", "range", "enumerate", "zip", "map", "filter", "sorted",
     "reversed", "min", "max", "sum", "abs", "round", "any", "all", "list", "tuple", "dict",
-    "set", "frozenset", "iter", "next", "super", "hash", "divmod", "pow", "object",
+    "set", "frozenset", "iter", "next", "super", "hash", "divmod", "pow", "object", "slice",
 })
 
 

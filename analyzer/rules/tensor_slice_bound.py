@@ -3,18 +3,22 @@ import libcst as cst
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
+from tclint.analyzer.values import Kind
 
 
 class TensorSliceBound(Rule):
     """
     ## What it does
     Flags slices whose start, stop or step is a tensor value, such as
-    `x[:, :lengths.max()]`, inside a compiled region.
+    `x[:, :lengths.max()]` or `slice(start, end)` with tensor bounds, inside a compiled
+    region, and slices bounded by an element of a NumPy array computed there.
 
     ## Why is this bad?
     A slice bound must be a Python integer, so Dynamo has to read the tensor's value
     (an implicit `.item()`). With `capture_scalar_outputs=False` that cannot be traced
-    and the graph ends there. Bounds from shapes (`x[:, :y.shape[1]]`) are static and fine.
+    and the graph ends there. Dynamo traces NumPy arrays as tensors, so an element of one
+    as a bound is read the same way (a data-dependent operator). Bounds from shapes
+    (`x[:, :y.shape[1]]`) are static and fine.
 
     ## Example
     ```python
@@ -31,6 +35,7 @@ class TensorSliceBound(Rule):
     name = "tensor-slice-bound"
     message = "slicing with a tensor bound reads the tensor's value and breaks the graph"
     graph_break = hazards.ITEM
+    also_predicts = (hazards.DATA_DEPENDENT_OP,)  # a NumPy bound
 
 
     VALID = [
@@ -55,6 +60,23 @@ class TensorSliceBound(Rule):
                 n = (x > 0).sum()
                 return x[n:]
         """, call="f(torch.randn(4))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                n = x.argmax()
+                return x[slice(n)]
+        """, call="f(torch.randn(4))"),
+        # rows of a NumPy array, as slices (monai `dense_patch_slices`)
+        Example("""
+            import numpy as np
+            import torch
+            @torch.compile
+            def f(x):
+                starts = np.asarray([[0, 1], [1, 2]]).T
+                patches = [tuple(slice(s, s + 2) for s in row) for row in starts]
+                return x * len(patches)
+        """, call="f(torch.randn(4))"),
     ]
 
     @classmethod
@@ -62,10 +84,22 @@ class TensorSliceBound(Rule):
         return not dynamo.capture_scalar_outputs
 
     def visit_Slice(self, node: cst.Slice) -> None:
-        for bound in (node.lower, node.upper, node.step):
+        self._check((node.lower, node.upper, node.step))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.facts.qualname(node.func) == "builtins.slice" and len(node.args) <= 3:
+            self._check([a.value for a in node.args if a.keyword is None and not a.star])
+
+    def _check(self, bounds) -> None:
+        for bound in bounds:
             if bound is None:
                 continue
             is_tensor, cond = tensor_arg(self.facts, bound)
             if is_tensor:
                 self.report(bound, condition=cond)
+                return
+            if self.facts.value(bound).kind is Kind.NDARRAY:
+                self.report(bound, "a NumPy value as a slice bound: Dynamo traces the array as a tensor and "
+                                   "reads its value (a data-dependent operator); the graph breaks here",
+                            graph_break=hazards.DATA_DEPENDENT_OP)
                 return
