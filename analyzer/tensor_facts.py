@@ -52,6 +52,8 @@ _MAPPING_ANNOTATIONS = frozenset({"Dict", "dict", "Mapping", "MutableMapping"})
 _MAPPING_METHODS = frozenset({"items", "keys", "values", "get"})
 # ndarray methods that hand back plain Python values (the others give arrays)
 _NDARRAY_PYTHON_METHODS = frozenset({"tobytes", "__len__", "__repr__", "__str__"})
+# ndarray attributes that are arrays themselves
+_NDARRAY_ARRAY_ATTRS = frozenset({"T", "real", "imag"})
 
 # Methods that tensors and modules both have, returning the same kind of thing: a value
 # whose receiver may be a tensor may be one too (`self.table.alpha.to(device)`).
@@ -560,8 +562,8 @@ class Facts:
             return TENSOR
         if isinstance(kind, frozenset):
             return kind  # elements of what a caller may pass as a tensor
-        if kind == MODULE:
-            return MODULE
+        if kind in (MODULE, NDARRAY):
+            return kind  # a NumPy array's rows are arrays, down to 0-dim ones
         if isinstance(iterable, cst.Call) and self.qualname(iterable.func) == "builtins.range":
             return STATIC
         return UNKNOWN
@@ -681,6 +683,8 @@ class Facts:
             return STATIC if base in TENSORS or base in (UNKNOWN, STATIC) or isinstance(base, frozenset) else UNKNOWN
         if base in TENSORS:
             return TENSOR if attr in api.TENSOR_TENSOR_ATTRS else UNKNOWN
+        if base == NDARRAY and attr in _NDARRAY_ARRAY_ATTRS:
+            return NDARRAY
         if base == MODULE and attr in ("weight", "bias"):
             return TENSOR
         if base == STATIC:
