@@ -131,6 +131,8 @@ class FileAnalyzer(cst.CSTVisitor):
         self._picked_callables: set[tuple[str, str]] = set()  # `solver_fn = SOLVERS[m]`, `= select(m)`
         self._local_callables = self.facts.local_callables
         self._record_callables: dict[tuple[str, str], frozenset] = {}  # see _record_held
+        # (function key, local) bound to `partial(f, a, b)`: what `a, b` pass, ahead of a call's own arguments
+        self._partial_args: dict[tuple[str, str], tuple] = {}
         # Module-level literal tables of strings (`MODES = {Mode.A: "_sample", ...}`) -> the
         # strings, for `getattr(self, MODES[mode])`.
         self._string_tables: dict[str, tuple[str, ...]] = {}
@@ -913,8 +915,11 @@ class FileAnalyzer(cst.CSTVisitor):
         if fn is None or self._eager_depth:
             return
         ref = self._call_ref(node, qual)
+        args = self._arg_kinds(node)
+        if isinstance(node.func, cst.Name):  # `merge = partial(merge_dims, 0, 1); merge(t)` passes t third
+            args = self._partial_args.get((fn.key, node.func.value), ()) + args
         for ref in [ref] if ref is not None else self._local_call_refs(node.func):
-            site = CallSite(ref=ref, span=None, args=self._arg_kinds(node),
+            site = CallSite(ref=ref, span=None, args=args,
                             keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword},
                             unless=self._unless(), in_loop=self._loop_depth > 0,
                             spreads=any(a.star for a in node.args), nones=self._none_args(node),
@@ -1146,13 +1151,30 @@ class FileAnalyzer(cst.CSTVisitor):
             return
         stored = self._value_callables(node.value)
         held = self._record_held(node.value)
+        bound = self._partial_bound(node.value)
         for t in node.targets:
             if isinstance(t.target, cst.Name):
                 where = (fn.key, t.target.value)
+                if bound is None:
+                    self._partial_args.pop(where, None)
+                else:
+                    self._partial_args[where] = bound
                 if stored:
                     self._local_callables[where] = self._local_callables.get(where, frozenset()) | stored
                 if held:
                     self._record_callables[where] = self._record_callables.get(where, frozenset()) | held
+
+    def _partial_bound(self, value: cst.BaseExpression) -> tuple | None:
+        """What `partial(f, a, b)` passes ahead of a call's own positional arguments."""
+        if not (isinstance(value, cst.Call) and self.facts.qualname(value.func) == "functools.partial"):
+            return None
+        bound = []
+        for a in value.args[1:]:
+            if a.star:
+                return None
+            if a.keyword is None:
+                bound.append(self._arg_kind(a.value))
+        return tuple(bound)
 
     def _value_callables(self, value: cst.BaseExpression) -> frozenset:
         """What calling a name bound to `value` may run (see returns_callables)."""

@@ -551,6 +551,22 @@ CASES = {
             solver = solver_fn(k=2)
             return solver.integrate(x) + 1
     """, "f(torch.ones(3))", [("TC102", 6), ("TC225", 24)]),
+    # `partial(f, 0, 1)` called with a tensor passes it third (reformer `merge_dims`): the bound
+    # ints stay ints, so `slice(ind_from, ind_to + 1)` is static.
+    "partial-shifts-arguments": ("""
+        from functools import partial
+        import torch
+        def merge_dims(ind_from, ind_to, tensor):
+            shape = list(tensor.shape)
+            shape[slice(ind_from, ind_to + 1)] = [shape[ind_from] * shape[ind_to]]
+            if tensor.sum() > 0:
+                tensor = tensor + 1
+            return tensor.reshape(*shape)
+        @torch.compile
+        def f(x):
+            merge = partial(merge_dims, 0, 1)
+            return merge(x * 2)
+    """, "f(torch.ones(2, 3))", [("TC101", 6)]),
 }
 
 
