@@ -118,6 +118,10 @@ class LibraryReader:
             key = f"{module}.{name}"
             fns = [fn for k, fn in summary.functions.items() if k == key or k.startswith(key + ".")]
             cls = summary.classes.get(key)
+            if not fns and cls is None and summary.path.endswith("__init__.py"):
+                # bound by a star import (`from ._dwt import *`): the submodule defining it
+                out.update(f"{module}.{sub}.{name}" for sub in self.installed.defining(summary.path, name))
+                continue
             for dotted in _called(fns, [cls] if cls is not None else []):
                 if dotted.rpartition(".")[0] == module:
                     todo.append(dotted.rpartition(".")[2])
@@ -156,6 +160,16 @@ class Installed:
                     self._found[dotted] = _library_file(folder, path) if path is not None else None
                     break
         return self._found[dotted]
+
+    def defining(self, init: str, name: str) -> list[str]:
+        """The modules beside a package's `__init__.py` that define `name` at top level."""
+        folder = Path(init).parent
+        needles = (f"\ndef {name}(".encode(), f"\nclass {name}(".encode(), f"\nclass {name}:".encode())
+        try:
+            files = sorted(folder.glob("*.py"))
+        except OSError:
+            return []
+        return [f.stem for f in files if f.name != "__init__.py" and any(_mentions(f, n) for n in needles)]
 
     def registering(self, top: str) -> list[SourceFile]:
         """A library's modules that call `allow_in_graph` (anywhere, as einops does inside a

@@ -173,3 +173,28 @@ def test_dynamo_breaks_inside_the_library_on_that_call(tmp_path, libraries, user
     # traced on their own after that break, break again with no snippet line on their stack.
     at_snippet = {(gb, at - 2) for gb, at in result["breaks"] if at is not None}
     assert at_snippet == {("Data-dependent branching", line)}
+
+
+def test_a_library_call_into_its_compiled_extension_module(tmp_path):
+    # As PyWavelets: the package star-imports its Python module, whose function calls a name
+    # that only a compiled (Cython) module defines. Dynamo cannot trace into it ("Unsupported
+    # method call", checked on pywt.dwt_coeff_len), so the user's call breaks. Reading a
+    # constant from the binary does not.
+    _write(tmp_path, {
+        "wavelib/__init__.py": "from ._dwt import *\n",
+        "wavelib/_dwt.py": "from ._ext import Modes, coeff_len as _coeff_len\n\n__all__ = ['coeff_len', 'SYM']\n"
+                           "SYM = Modes.symmetric\n\n\ndef coeff_len(n, k, mode):\n"
+                           "    return _coeff_len(n, k, Modes.from_object(mode))\n",
+        "userpkg/__init__.py": "",
+        "userpkg/model.py": "import torch\nimport wavelib\n\n\n@torch.compile\ndef run(x):\n"
+                            "    n = wavelib.coeff_len(x.shape[-1], 4, mode='symmetric')\n    return x[..., :n]\n"})
+    (tmp_path / "wavelib" / "_ext.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\x7fELF __pyx_module_is_main")
+    found = _lint(tmp_path, ["userpkg"])
+    assert [(Path(d.path).name, d.span.line, d.code) for d in found] == [("model.py", 7, "TC227")]
+    assert found[0].gb_type == "Unsupported method call"
+    assert "comes from `wavelib._ext`, a compiled extension module" in found[0].text()
+    (tmp_path / "wavelib" / "_ext.cpython-311-x86_64-linux-gnu.so").unlink()
+    (tmp_path / "wavelib" / "_ext.py").write_text("class Modes:\n    symmetric = 1\n\n    @staticmethod\n"
+                                                  "    def from_object(m):\n        return 1\n\n\n"
+                                                  "def coeff_len(n, k, m):\n    return n // 2\n")
+    assert _lint(tmp_path, ["userpkg"]) == []  # Python source: traced
