@@ -31,7 +31,8 @@ def binary_module(path: str, module: str, qual: str) -> tuple[str, bool] | None:
         if folder is None or not (folder / parts[0]).is_dir():
             continue
         for i in range(len(parts) - 1, 0, -1):  # the longest prefix that is a module
-            found = _module_file(folder.joinpath(*parts[:i - 1]), parts[i - 1])
+            directory = folder.joinpath(*parts[:i - 1])
+            found = _module_file(directory, parts[i - 1], _stamp(directory))
             if found == "source":
                 return None
             if found is not None:
@@ -46,6 +47,7 @@ def _site_folders() -> tuple[Path, ...]:
     return tuple(dict.fromkeys(f for f in folders if f.is_dir()))
 
 
+@lru_cache(maxsize=1024)
 def _package_folder(path: str, module: str) -> Path | None:
     """The folder that holds the file's top-level package (a site-packages folder)."""
     try:
@@ -62,14 +64,22 @@ def _package_folder(path: str, module: str) -> Path | None:
     return None
 
 
+def _stamp(directory: Path) -> int:
+    """Changes when a file is added to or removed from `directory` (a cache key)."""
+    try:
+        return directory.stat().st_mtime_ns
+    except OSError:
+        return -1
+
+
 @lru_cache(maxsize=4096)
-def _module_file(directory: Path, name: str) -> Path | str | None:
+def _module_file(directory: Path, name: str, stamp: int) -> Path | str | None:
     """"source" where `name` in `directory` is a Python module or package, the binary where
-    it is only a compiled one, None where it is neither."""
+    it is only a compiled one, None where it is neither (`stamp`: the directory's _stamp)."""
+    if stamp < 0:
+        return None
     if (directory / f"{name}.py").is_file() or (directory / name).is_dir():
         return "source"
-    if not directory.is_dir():
-        return None
     for entry in sorted(directory.iterdir()):
         if entry.name.startswith(f"{name}.") and entry.suffix in _SUFFIXES and entry.is_file():
             return entry
