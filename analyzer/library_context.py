@@ -15,7 +15,6 @@ and NumPy are known from tclint's tables instead, and packages Dynamo skips are 
 from __future__ import annotations
 
 import os
-import re
 import sysconfig
 from pathlib import Path
 
@@ -32,7 +31,6 @@ CODE = "TC227"
 # Enough for a solver library and the modules it is made of; a run that imports a large
 # framework reads only this many of its modules (the nearest to the linted code first).
 MAX_FILES = 200
-_TOP_LEVEL_DEF = re.compile(r"^(?:async\s+def|def|class)\s+([A-Za-z_]\w*)", re.MULTILINE)
 _KNOWN = frozenset({"torch", "numpy", "functorch", "torchgen", "triton", "tclint"})
 
 
@@ -120,10 +118,6 @@ class LibraryReader:
             key = f"{module}.{name}"
             fns = [fn for k, fn in summary.functions.items() if k == key or k.startswith(key + ".")]
             cls = summary.classes.get(key)
-            if not fns and cls is None and summary.path.endswith("__init__.py"):
-                # bound by a star import (`from ._dwt import *`): the submodule defining it
-                out.update(f"{module}.{sub}.{name}" for sub in self.installed.defining(summary.path, name))
-                continue
             for dotted in _called(fns, [cls] if cls is not None else []):
                 if dotted.rpartition(".")[0] == module:
                     todo.append(dotted.rpartition(".")[2])
@@ -150,7 +144,6 @@ class Installed:
         self.folders = folders
         self._found: dict[str, SourceFile | None] = {}  # dotted name -> its module
         self._registering: dict[str, list[SourceFile]] = {}
-        self._defined: dict[Path, dict[str, list[str]]] = {}  # a package folder -> its modules' top-level names
 
     def find(self, dotted: str) -> SourceFile | None:
         """The library module that defines `dotted` (the longest prefix that is a module)."""
@@ -163,23 +156,6 @@ class Installed:
                     self._found[dotted] = _library_file(folder, path) if path is not None else None
                     break
         return self._found[dotted]
-
-    def defining(self, init: str, name: str) -> list[str]:
-        """The modules beside a package's `__init__.py` that define `name` at top level."""
-        folder = Path(init).parent
-        if folder not in self._defined:
-            found: dict[str, list[str]] = {}
-            for path in sorted(folder.glob("*.py")) if folder.is_dir() else ():
-                if path.name == "__init__.py":
-                    continue
-                try:
-                    text = path.read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    continue
-                for match in _TOP_LEVEL_DEF.finditer(text):
-                    found.setdefault(match.group(1), []).append(path.stem)
-            self._defined[folder] = found
-        return self._defined[folder].get(name, [])
 
     def registering(self, top: str) -> list[SourceFile]:
         """A library's modules that call `allow_in_graph` (anywhere, as einops does inside a

@@ -126,8 +126,7 @@ class ProjectIndex:
                 continue
             alias = fs.imports.get(parts[i])
             if alias is None:
-                # a package may bind it by a star import (`from ._dwt import *`)
-                return self._reexported(dotted) if fs.path.endswith("__init__.py") else None
+                return None
             return self.resolve_dotted(".".join([alias, *parts[i + 1:]]), depth + 1)
         return self._reexported(dotted)
 
