@@ -42,7 +42,10 @@ CONTEXT_MANAGER_DECORATOR = "contextlib.contextmanager"
 DISABLE_NAMES = frozenset({
     "torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo",
 })
-ALLOW_IN_GRAPH_NAMES = frozenset({"torch.compiler.allow_in_graph", "torch._dynamo.allow_in_graph"})
+# Decorators whose function Dynamo puts in the graph as one call, without tracing its body:
+# allow_in_graph, and custom operators (the op's kernel runs outside Dynamo).
+ALLOW_IN_GRAPH_NAMES = frozenset({"torch.compiler.allow_in_graph", "torch._dynamo.allow_in_graph",
+                                  "torch.library.custom_op", "torch._library.custom_ops.custom_op"})
 HOOK_REGISTRARS = frozenset({
     "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
 })

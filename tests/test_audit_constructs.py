@@ -166,6 +166,21 @@ CASES = {
         def f(x):
             return shifted(scaled(x))
     """, "f(torch.ones(2))", []),
+    # A custom operator's body is its kernel, run outside Dynamo: the op is one call in the graph.
+    "custom-op-is-not-traced": ("""
+        import numpy as np
+        import torch
+        @torch.library.custom_op("tclint_audit::scale", mutates_args=())
+        def scale(x: torch.Tensor) -> torch.Tensor:
+            k = float(x.sum().item())
+            return torch.from_numpy(np.asarray(x) * k)
+        @scale.register_fake
+        def _(x):
+            return torch.empty_like(x)
+        @torch.compile
+        def f(x):
+            return scale(x) + 1
+    """, "f(torch.ones(2))", []),
     # `self.steps[i].inverse(x)` on modules passed in: any class defining `inverse` may run,
     # here one whose buffer is a flag (normflows' ActNorm, torchode's step controllers).
     "method-of-a-module-passed-in": ("""
