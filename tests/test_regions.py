@@ -728,3 +728,21 @@ def test_default_filled_in_only_when_not_compiling_is_decided_by_the_predicate_i
     assert diags[0].because == "`is_tracing` returns True while Dynamo traces"
     found, _ = lint_tree(tmp_path / "b", {"model.py": model.format(guard="offline"), "utils.py": utils})
     assert found == []
+
+
+def test_a_field_or_keyword_of_the_same_name_is_no_use_of_the_default_filled_in_only_when_not_compiling(tmp_path):
+    """`attn.mask` and `scale(x, mask=x)` before `mask[None]` neither read nor bind `mask`."""
+    found, _ = lint_tree(tmp_path, {"m.py": """
+        import torch
+
+        def scale(x, mask):
+            return x * mask
+
+        @torch.compile
+        def f(x, attn, mask=None):
+            if mask is None and not torch.compiler.is_compiling():
+                mask = torch.ones(3)
+            y = scale(x, mask=x) + attn.mask
+            return y * mask[None]
+    """})
+    assert found == [("m.py", 12, "TC239")]

@@ -197,6 +197,8 @@ def _mentions(node: cst.CSTNode, name: str) -> list[tuple[cst.Name, cst.CSTNode]
 
     def walk(parent: cst.CSTNode) -> None:
         for child in parent.children:
+            if child is getattr(parent, "attr", None) or child is getattr(parent, "keyword", None):
+                continue  # `obj.mask`, `f(mask=...)`: a field or a keyword, not the variable
             if isinstance(child, cst.Name) and child.value == name:
                 found.append((child, parent))
             elif isinstance(child, cst.Arg) and isinstance(child.value, cst.Name) and child.value.value == name:
