@@ -245,8 +245,20 @@ class CompilingTest:
         return f"compiling:{self.call}"
 
 
+@dataclass(frozen=True)
+class KeywordObject:
+    """A condition: a compiled caller of `function` passes, under a keyword its `**kwargs`
+    takes, a value that is no Python constant (a tensor, a module, another object), or
+    passes on its own `**kwargs` given one. Dynamo cannot sort such items."""
+
+    function: str
+
+    def __str__(self) -> str:
+        return f"{self.function}(**object)"
+
+
 ConditionRef = (CallRef | Param | NumpyResult | ModuleClass | TensorType | OptionalKeys | Attr | ReturnedField
-                | CompilingTest)
+                | CompilingTest | KeywordObject)
 
 
 def field_condition(condition: frozenset, field: str) -> frozenset:
@@ -258,4 +270,4 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
 
 
 RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ModuleClass, TensorType,
-           OptionalKeys, Attr, ReturnedField, LeftNone, CompilingTest)
+           OptionalKeys, Attr, ReturnedField, LeftNone, CompilingTest, KeywordObject)

@@ -481,6 +481,8 @@ class FileAnalyzer(cst.CSTVisitor):
                 (self.facts.qualname(d.decorator) or dotted_name(d.decorator)) in PROPERTY_DECORATORS
                 for d in node.decorators),
             context_manager=context_manager,
+            keyword_params=tuple(p.name.value for p in positional + list(params.kwonly_params)
+                                 if p not in params.posonly_params) if scope.kwargs_name else None,
         )
         self.summary.functions[key] = summary
         self.span_later(summary, node.name)
@@ -926,6 +928,7 @@ class FileAnalyzer(cst.CSTVisitor):
                             keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword},
                             unless=self._unless(), in_loop=self._loop_depth > 0,
                             spreads=any(a.star for a in node.args), nones=self._none_args(node),
+                            objects=self._object_args(node),
                             built_here=self._built_here(node.func),
                             forwards_kwargs=any(a.star == "**" and _names(a.value, fn.kwargs_name) for a in node.args),
                             callables=self._passed_callables(node))
@@ -977,6 +980,23 @@ class FileAnalyzer(cst.CSTVisitor):
                 out.append((key, None))
             elif isinstance(a.value, cst.Name) and a.value.value in self.facts.function.none_defaults:
                 out.append((key, self.facts.function.none_defaults[a.value.value]))
+        return tuple(out)
+
+    def _object_args(self, node: cst.Call) -> tuple:
+        """(position or keyword, True or the caller's Param) for each argument that is no
+        Python constant: a tensor, a module or `self` (True), or a parameter of the caller of
+        unknown kind passed on (its Param: what the caller's own callers pass)."""
+        fn = self.facts.function
+        out = []
+        for i, a in enumerate(node.args):
+            if a.star:
+                break
+            key = a.keyword.value if a.keyword is not None else i
+            kind = self.facts.kind(a.value)
+            if kind in tf.TENSORS or kind == tf.MODULE:
+                out.append((key, True))
+            elif isinstance(a.value, cst.Name) and a.value.value in fn.param_refs:
+                out.append((key, fn.param_refs[a.value.value]))
         return tuple(out)
 
     def _arg_kinds(self, node: cst.Call) -> tuple:

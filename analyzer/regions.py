@@ -13,7 +13,7 @@ from pathlib import PurePath
 from typing import Sequence
 
 from tclint.analyzer.call_refs import (
-    AnyMethod, Attr, CallRef, CompilingTest, Entries, LeftNone, Method, MethodPattern, ModuleClass, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned,
+    AnyMethod, Attr, CallRef, CompilingTest, Entries, KeywordObject, LeftNone, Method, MethodPattern, ModuleClass, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned,
     ReturnedField, ReturnedMethod,
     SuperMethod, TensorType, field_condition,
 )
@@ -558,6 +558,11 @@ class ProjectIndex:
                 if caller is not None:
                     return caller, f"passes a tensor as `{ref.path}`"
                 continue
+            if isinstance(ref, KeywordObject):
+                found = self._keyword_object(ref, active)
+                if found is not None:
+                    return found
+                continue
             if isinstance(ref, TensorType):
                 if self.dealias(ref.dotted) in TENSOR_ANNOTATIONS:
                     return ref.dotted, "is torch.Tensor"
@@ -662,6 +667,45 @@ class ProjectIndex:
                 return caller
         active.discard(ref)
         return None
+
+    def _keyword_object(self, ref: KeywordObject, active: set) -> tuple[str, str] | None:
+        """A compiled caller that passes a value that is no Python constant under a keyword
+        landing in `ref.function`'s `**kwargs`: itself, or through callers that pass on their
+        own `**kwargs` (`super().__init__(x, kernel=kernel, **params)`)."""
+        named = self.functions[ref.function][1].keyword_params
+        if ref in active:  # nothing here is kept, so a cycle cut needs no note (`_settled`)
+            return None
+        if named is None or ref.function in self.root_keys:
+            return None  # no `**kwargs`, or an entry point: what its callers pass is not known
+        active.add(ref)
+        try:
+            for caller, site in self._callers().get(ref.function, ()):
+                for key, passed in site.objects:
+                    if isinstance(key, str) and key not in named and (
+                            passed is True or self._passes_object(passed, active)):
+                        return caller, f"passes `{key}=` a value that is no Python constant into `**kwargs`"
+                if site.forwards_kwargs:
+                    found = self._keyword_object(KeywordObject(caller), active)
+                    if found is not None:
+                        return found
+            return None
+        finally:
+            active.discard(ref)
+
+    def _passes_object(self, ref: Param, active: set) -> bool:
+        """A compiled caller passes the parameter `ref` names a value that is no Python
+        constant (a tensor, a module, an object), itself or as its own parameter passed on."""
+        if ref in active or ref.function in self.root_keys:
+            return False
+        active.add(ref)
+        try:
+            for _, site in self._callers().get(ref.function, ()):
+                for key, passed in site.objects:
+                    if key in (ref.name, ref.position) and (passed is True or self._passes_object(passed, active)):
+                        return True
+            return False
+        finally:
+            active.discard(ref)
 
     def _callers(self) -> dict[str, list[tuple[str, CallSite]]]:
         """callee -> [(caller, call site)] over the compiled region (all functions until

@@ -60,6 +60,9 @@ class CallSite:
     # `f(x, **kwargs)` passing on the caller's own `**kwargs`: a keyword the caller was
     # given reaches `f` too
     forwards_kwargs: bool = False
+    # Arguments (position or keyword) that are no Python constant: True for a tensor, a module
+    # or `self`, or the caller's own parameter passed on (a `Param`: what its callers pass)
+    objects: tuple = ()  # tuple[tuple[int | str, True | Param], ...]
     # Functions passed (position or keyword, frozenset[CallRef]): `apply(helper, x)`, a table
     # of functions, a parameter passed on; what the callee may call (call_refs.ParamCallable)
     callables: tuple = ()
@@ -129,6 +132,8 @@ class FunctionSummary:
     returns_callables: frozenset = frozenset()  # frozenset[CallRef]
     # a `@property` getter: calling `obj.name(...)` calls what it returns
     is_property: bool = False
+    # for a function with `**kwargs`: the parameters a keyword binds (the others land in it)
+    keyword_params: tuple | None = None
     context_manager: bool = False  # decorated with contextlib.contextmanager
     blocks: list[Block] = field(default_factory=list)
     # (the `if` arm, the `else`/`elif` arm) of such forks: a break in one arm that ends the

@@ -582,6 +582,40 @@ CASES = {
             merge = partial(merge_dims, 0, 1)
             return merge(x * 2)
     """, "f(torch.ones(2, 3))", [("TC101", 6)]),
+    # `sorted(kwargs.items())` breaks once one keyword holds no Python constant, here a module
+    # passed positionally to a subclass that hands it on as a keyword (linear_operator
+    # `LinearOperator.__init__`, reached from gpytorch's `LazyEvaluatedKernelTensor(..., kernel=self)`).
+    "kwargs-sorted-module": ("""
+        import torch
+        class Op:
+            def __init__(self, *args, **kwargs):
+                self.kw = {}
+                for name, val in sorted(kwargs.items()):
+                    self.kw[name] = val
+        class Lazy(Op):
+            def __init__(self, x, kernel, **params):
+                super().__init__(x, kernel=kernel, **params)
+        class M(torch.nn.Module):
+            @torch.compile
+            def forward(self, x):
+                return x + 1, Lazy(x, self, scale=2)
+    """, "M()(torch.randn(3))", [("TC216", 5)]),
+    # ... and does not when every keyword that lands there is a constant, passed on or not.
+    "kwargs-sorted-constants": ("""
+        import torch
+        class Op:
+            def __init__(self, *args, **kwargs):
+                self.kw = {}
+                for name, val in sorted(kwargs.items()):
+                    self.kw[name] = val
+        class Lazy(Op):
+            def __init__(self, x, kernel, **params):
+                super().__init__(x, kernel=kernel, **params)
+        class M(torch.nn.Module):
+            @torch.compile
+            def forward(self, x):
+                return x + 1, Lazy(x, 3, scale=2, mode="a")
+    """, "M()(torch.randn(3))", []),
 }
 
 

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from tclint.analyzer.call_refs import KeywordObject
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.knowledge import tensor_api as api
 from tclint.analyzer.rules._support import first_element, function_body, keyword, positional, target_names
@@ -17,8 +18,10 @@ class SortTensors(Rule):
     Sorting compares elements with `<`. Comparing tensors gives tensors whose truth
     Dynamo cannot decide while tracing, so it reports "sort with non-constant keys" and
     breaks, even for `sorted(d.items())` with string keys (ties would compare the
-    tensor values). A `key=` that returns tensors (`key=lambda t: t.norm()`) breaks
-    the same way. Sorting shapes, ints, strings or dict keys is fine, and so is a
+    tensor values). The items of `**kwargs` break the same way when a compiled caller
+    passes a tensor or a module (any value that is no Python constant) under a keyword
+    that lands there, itself or by passing on its own `**kwargs`. A `key=` that returns
+    tensors (`key=lambda t: t.norm()`) breaks the same way. Sorting shapes, ints, strings or dict keys is fine, and so is a
     `key=` that returns static values (`key=lambda kv: kv[0]`, `key=lambda t: t.shape[0]`).
 
     ## Example
@@ -38,6 +41,8 @@ class SortTensors(Rule):
     code = "TC216"
     name = "sort-tensors"
     message = "sorting tensors compares tensor values, which Dynamo cannot trace; the graph breaks here"
+    kwargs_message = ("sorting the items of `**kwargs` compares the values a caller passes; Dynamo sorts only "
+                      "Python constants, so a tensor or module among them breaks the graph here")
     graph_break = hazards.SORT_KEYS
     also_predicts = (hazards.BUILTIN_OP,)
 
@@ -125,10 +130,22 @@ class SortTensors(Rule):
                     return r
         return None
 
+    def _kwargs_items(self, arg: cst.BaseExpression) -> bool:
+        """`kwargs.items()` / `kwargs.values()` of the function's own `**kwargs`, not rebound."""
+        fn = self.facts.function
+        if fn is None or fn.kwargs_name is None or not isinstance(arg, cst.Call) or arg.args \
+                or not isinstance(arg.func, cst.Attribute) or arg.func.attr.value not in ("items", "values"):
+            return False
+        receiver = arg.func.value
+        return (isinstance(receiver, cst.Name) and receiver.value == fn.kwargs_name
+                and not self._bindings(fn.kwargs_name))
+
     def _sorted_breaks(self, arg: cst.BaseExpression):
         t = self._tensorish(arg)
         if t is not None:
             return t  # sorted(tensor)
+        if self._kwargs_items(arg):  # what the compiled callers pass decides it
+            return frozenset((KeywordObject(self.facts.function.key),))
         if isinstance(arg, cst.Call) and isinstance(arg.func, cst.Attribute) and not arg.args \
                 and arg.func.attr.value in ("items", "values"):
             return self._holds_tensors(arg.func.value)
@@ -180,7 +197,8 @@ class SortTensors(Rule):
             if args:
                 r = self._sorted_breaks(args[0]) if key is None else self._key_breaks(key, args[0])
                 if r is not None:
-                    self.report(node, condition=None if r is True else r)
+                    message = self.kwargs_message if key is None and self._kwargs_items(args[0]) else None
+                    self.report(node, message, condition=None if r is True else r)
             return
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value == "sort" and not positional(node) \
