@@ -15,6 +15,7 @@ and NumPy are known from tclint's tables instead, and packages Dynamo skips are 
 from __future__ import annotations
 
 import os
+import re
 import sysconfig
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from tclint.analyzer.diagnostic import Diagnostic
 from tclint.analyzer.discovery import SourceFile, display_path
 from tclint.analyzer.imported_context import module_file, package_roots
 from tclint.analyzer.knowledge import trace_rules
+from tclint.analyzer.library_extensions import binary_module
 from tclint.analyzer.loop_skips import is_break
 from tclint.analyzer.rules import all_rules
 from tclint.analyzer.summary import FileSummary
@@ -31,6 +33,8 @@ CODE = "TC227"
 # Enough for a solver library and the modules it is made of; a run that imports a large
 # framework reads only this many of its modules (the nearest to the linted code first).
 MAX_FILES = 200
+_TOP_LEVEL_DEF = re.compile(r"^(?:async\s+def|def|class)\s+([A-Za-z_]\w*)", re.MULTILINE)
+_FROM_IMPORT = re.compile(r"^from\s+(\.?)([\w.]*)\s+import\s+\(?\s*(\w+)", re.MULTILINE)
 _KNOWN = frozenset({"torch", "numpy", "functorch", "torchgen", "triton", "tclint"})
 
 
@@ -118,6 +122,15 @@ class LibraryReader:
             key = f"{module}.{name}"
             fns = [fn for k, fn in summary.functions.items() if k == key or k.startswith(key + ".")]
             cls = summary.classes.get(key)
+            if not fns and cls is None and summary.path.endswith("__init__.py"):
+                # maybe bound by a star import (`from ._dwt import *`); followed only to a module
+                # that wraps a compiled extension (TC236): any other would read a framework's
+                # modules name by name for nothing
+                subs = self.installed.wrapping(summary.path, module, name)
+                if len(subs) == 1:
+                    summary.imports[name] = f"{module}.{subs[0]}.{name}"  # how the project resolves it
+                    out.add(summary.imports[name])
+                continue
             for dotted in _called(fns, [cls] if cls is not None else []):
                 if dotted.rpartition(".")[0] == module:
                     todo.append(dotted.rpartition(".")[2])
@@ -144,6 +157,7 @@ class Installed:
         self.folders = folders
         self._found: dict[str, SourceFile | None] = {}  # dotted name -> its module
         self._registering: dict[str, list[SourceFile]] = {}
+        self._defined: dict[Path, dict[str, list[str]]] = {}  # a package folder -> top-level names of its extension wrappers
 
     def find(self, dotted: str) -> SourceFile | None:
         """The library module that defines `dotted` (the longest prefix that is a module)."""
@@ -157,6 +171,27 @@ class Installed:
                     break
         return self._found[dotted]
 
+    def wrapping(self, init: str, package: str, name: str) -> list[str]:
+        """The modules beside a package's `__init__.py` (`package`) that define `name` at top
+        level and import from a compiled extension module of the package (pywt's `_dwt`
+        wraps `_extensions/_dwt.*.so`). Each folder's modules are scanned once, as text."""
+        folder = Path(init).parent
+        if folder not in self._defined:
+            found: dict[str, list[str]] = {}
+            for path in sorted(folder.glob("*.py")) if folder.is_dir() else ():
+                if path.name == "__init__.py":
+                    continue
+                try:
+                    text = path.read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                if not _imports_binary(text, str(path), package, path.stem):
+                    continue
+                for match in _TOP_LEVEL_DEF.finditer(text):
+                    found.setdefault(match.group(1), []).append(path.stem)
+            self._defined[folder] = found
+        return self._defined[folder].get(name, [])
+
     def registering(self, top: str) -> list[SourceFile]:
         """A library's modules that call `allow_in_graph` (anywhere, as einops does inside a
         function run at import)."""
@@ -169,6 +204,22 @@ class Installed:
                                               if _mentions(path, b"allow_in_graph")]
                     break
         return self._registering[top]
+
+
+def _imports_binary(text: str, path: str, package: str, stem: str) -> bool:
+    """Whether a module (`package.stem`, its source `text`) imports a name from a compiled
+    module of its own package (`from ._extensions._dwt import dwt_axis`)."""
+    for match in _FROM_IMPORT.finditer(text):
+        dots, source, first = match.groups()
+        if dots == ".":
+            dotted = f"{package}.{source}" if source else package
+        elif not dots and source.partition(".")[0] == package.partition(".")[0]:
+            dotted = source
+        else:
+            continue
+        if binary_module(path, f"{package}.{stem}", f"{dotted}.{first}") is not None:
+            return True
+    return False
 
 
 def own_packages(files: list[SourceFile], folders: list[Path]) -> set[str]:

@@ -176,13 +176,15 @@ def test_dynamo_breaks_inside_the_library_on_that_call(tmp_path, libraries, user
 
 
 def test_a_library_call_into_its_compiled_extension_module(tmp_path):
-    # As PyWavelets: the library's Python function calls a name that only a compiled (Cython)
-    # module defines. Dynamo cannot trace into it ("Unsupported method call", checked on
-    # pywt.dwt_coeff_len), so the user's call breaks. Reading a constant from it does not.
+    # As PyWavelets: the package star-imports its Python module, whose function calls a name
+    # that only a compiled (Cython) module defines. Dynamo cannot trace into it ("Unsupported
+    # method call", checked on pywt.dwt_coeff_len), so the user's call breaks. Reading a
+    # constant from the binary does not.
     _write(tmp_path, {
-        "wavelib/__init__.py": "from ._dwt import coeff_len\n",
-        "wavelib/_dwt.py": "from ._ext import Modes, coeff_len as _coeff_len\n\nSYM = Modes.symmetric\n\n\n"
-                           "def coeff_len(n, k, mode):\n    return _coeff_len(n, k, Modes.from_object(mode))\n",
+        "wavelib/__init__.py": "from ._dwt import *\n",
+        "wavelib/_dwt.py": "from ._ext import Modes, coeff_len as _coeff_len\n\n__all__ = ['coeff_len', 'SYM']\n"
+                           "SYM = Modes.symmetric\n\n\ndef coeff_len(n, k, mode):\n"
+                           "    return _coeff_len(n, k, Modes.from_object(mode))\n",
         "userpkg/__init__.py": "",
         "userpkg/model.py": "import torch\nimport wavelib\n\n\n@torch.compile\ndef run(x):\n"
                             "    n = wavelib.coeff_len(x.shape[-1], 4, mode='symmetric')\n    return x[..., :n]\n"})
