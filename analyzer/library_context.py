@@ -34,6 +34,7 @@ CODE = "TC227"
 # framework reads only this many of its modules (the nearest to the linted code first).
 MAX_FILES = 200
 _TOP_LEVEL_DEF = re.compile(r"^(?:async\s+def|def|class)\s+([A-Za-z_]\w*)", re.MULTILINE)
+_STAR_IMPORT = re.compile(r"^from\s+(\.?)([\w.]+)\s+import\s+\*", re.MULTILINE)
 _FROM_IMPORT = re.compile(r"^from\s+(\.?)([\w.]*)\s+import\s+\(?\s*(\w+)", re.MULTILINE)
 _KNOWN = frozenset({"torch", "numpy", "functorch", "torchgen", "triton", "tclint"})
 
@@ -128,7 +129,9 @@ class LibraryReader:
                 # modules name by name for nothing
                 subs = self.installed.wrapping(summary.path, module, name)
                 if len(subs) == 1:
-                    summary.imports[name] = f"{module}.{subs[0]}.{name}"  # how the project resolves it
+                    # Bound where the project resolves names; the same binding on every read,
+                    # so a summary kept between runs stays right.
+                    summary.imports[name] = f"{module}.{subs[0]}.{name}"
                     out.add(summary.imports[name])
                 continue
             for dotted in _called(fns, [cls] if cls is not None else []):
@@ -172,14 +175,15 @@ class Installed:
         return self._found[dotted]
 
     def wrapping(self, init: str, package: str, name: str) -> list[str]:
-        """The modules beside a package's `__init__.py` (`package`) that define `name` at top
-        level and import from a compiled extension module of the package (pywt's `_dwt`
+        """The modules beside a package's `__init__.py` (`package`) that it star-imports, that
+        define `name` at top level and import from a compiled extension module of the package (pywt's `_dwt`
         wraps `_extensions/_dwt.*.so`). Each folder's modules are scanned once, as text."""
         folder = Path(init).parent
         if folder not in self._defined:
             found: dict[str, list[str]] = {}
+            starred = _star_imported(Path(init), package)
             for path in sorted(folder.glob("*.py")) if folder.is_dir() else ():
-                if path.name == "__init__.py":
+                if path.stem not in starred:
                     continue
                 try:
                     text = path.read_text(encoding="utf-8", errors="replace")
@@ -204,6 +208,21 @@ class Installed:
                                               if _mentions(path, b"allow_in_graph")]
                     break
         return self._registering[top]
+
+
+def _star_imported(init: Path, package: str) -> set[str]:
+    """The sibling modules a package's `__init__.py` star-imports (`from ._dwt import *`)."""
+    try:
+        text = init.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return set()
+    out = set()
+    for dots, source in _STAR_IMPORT.findall(text):
+        if dots == "." and "." not in source:
+            out.add(source)
+        elif not dots and source.rpartition(".")[0] == package:
+            out.add(source.rpartition(".")[2])
+    return out
 
 
 def _imports_binary(text: str, path: str, package: str, stem: str) -> bool:

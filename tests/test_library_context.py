@@ -193,6 +193,11 @@ def test_a_library_call_into_its_compiled_extension_module(tmp_path):
     assert [(Path(d.path).name, d.span.line, d.code) for d in found] == [("model.py", 7, "TC227")]
     assert found[0].gb_type == "Unsupported method call"
     assert "comes from `wavelib._ext`, a compiled extension module" in found[0].text()
+    # A sibling the package does not star-import binds nothing there (the call would fail).
+    (tmp_path / "wavelib" / "__init__.py").write_text("from ._other import *\n")
+    assert _lint(tmp_path, ["userpkg"]) == []
+    (tmp_path / "wavelib" / "__init__.py").write_text("from wavelib._dwt import *\n")
+    assert [d.code for d in _lint(tmp_path, ["userpkg"])] == ["TC227"]
     (tmp_path / "wavelib" / "_ext.cpython-311-x86_64-linux-gnu.so").unlink()
     (tmp_path / "wavelib" / "_ext.py").write_text("class Modes:\n    symmetric = 1\n\n    @staticmethod\n"
                                                   "    def from_object(m):\n        return 1\n\n\n"
