@@ -220,18 +220,23 @@ class ReturnedField:
 
 
 @dataclass(frozen=True)
-class LeftNone:
+class LeftFalsy:
     """A guard (`Candidate.unless`): every compiled caller of `function` leaves this parameter
-    at its default (None, or another falsy constant) or passes None, so code under
-    `name is not None` or `if name:` (or after `name is None or`) never runs. `position` as in
-    `Param`."""
+    falsy, so code under `if name:` (or after `name and`) never runs. A caller leaves it falsy
+    by leaving it at a falsy `default`, or by passing a falsy constant (None, False, 0, "") or
+    a parameter of its own that is left falsy. With `none`, None is asked for, not any falsy
+    value (code under `name is not None`): the default, a literal None, or a parameter of the
+    caller's own left None. `default`: "None", "falsy" (another falsy constant) or "" (none).
+    `position` as in `Param`."""
 
     function: str
     position: int
     name: str
+    default: str
+    none: bool = False
 
     def __str__(self) -> str:
-        return f"{self.function}({self.name}=None)"
+        return f"{self.function}({self.name}={'None' if self.none else 'falsy'})"
 
 
 @dataclass(frozen=True)
@@ -270,4 +275,4 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
 
 
 RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ModuleClass, TensorType,
-           OptionalKeys, Attr, ReturnedField, LeftNone, CompilingTest, KeywordObject)
+           OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject)

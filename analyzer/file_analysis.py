@@ -15,6 +15,7 @@ from typing import Mapping
 import libcst as cst
 
 from tclint.analyzer import call_refs as refs
+from tclint.analyzer import param_truth
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.values import Record, class_fields, namedtuple_fields
 from tclint.analyzer.diagnostic import Fix, Severity, Span, TextEdit
@@ -152,7 +153,7 @@ class FileAnalyzer(cst.CSTVisitor):
         self._loop_depth = 0
         self._loop_depths: list[int] = []
         # arms Dynamo never traces if one of the refs is an "am I compiling" predicate or a
-        # parameter no compiled caller passes (`LeftNone`)
+        # parameter every compiled caller leaves falsy (`LeftFalsy`)
         self._guarded: dict[int, frozenset] = {}
         self._test_guards: dict[int, frozenset] = {}  # an `if` test -> guards deciding its truth
         self._guards: list[frozenset] = []
@@ -452,11 +453,10 @@ class FileAnalyzer(cst.CSTVisitor):
         self.facts.function = scope  # param defaults are read in the new scope's context
         inputs = set()
         for i, p in enumerate(positional + list(params.kwonly_params)):
-            if p.default is not None and _falsy_constant(p.default):
-                guard = refs.LeftNone(key, i if i < len(positional) else -1, p.name.value)
-                scope.falsy_defaults[p.name.value] = guard
-                if _names(p.default, "None"):
-                    scope.none_defaults[p.name.value] = guard
+            if p.default is None or _falsy_constant(p.default):
+                default = "" if p.default is None else "None" if _names(p.default, "None") else "falsy"
+                scope.flags[p.name.value] = refs.LeftFalsy(key, i if i < len(positional) else -1, p.name.value,
+                                                           default)
             kind = scope.env[p.name.value] = self.facts.param_kind(p, root_like)
             if kind in (tf.STATIC, tf.UNKNOWN) and p.annotation is not None:
                 elements = self.facts.annotation_elements(p.annotation.annotation)
@@ -605,8 +605,7 @@ class FileAnalyzer(cst.CSTVisitor):
                     fn.origins[target.value] = origin
                 fn.param_refs.pop(target.value, None)
                 fn.unpacked.pop(target.value, None)
-                fn.none_defaults.pop(target.value, None)
-                fn.falsy_defaults.pop(target.value, None)
+                fn.flags.pop(target.value, None)
                 fn.elements.pop(target.value, None)
                 cls_name = self._constructed_class(value)
                 if cls_name:
@@ -927,7 +926,7 @@ class FileAnalyzer(cst.CSTVisitor):
             site = CallSite(ref=ref, span=None, args=args,
                             keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword},
                             unless=self._unless(), in_loop=self._loop_depth > 0,
-                            spreads=any(a.star for a in node.args), nones=self._none_args(node),
+                            spreads=any(a.star for a in node.args), falsy=self._falsy_args(node),
                             objects=self._object_args(node),
                             built_here=self._built_here(node.func),
                             forwards_kwargs=any(a.star == "**" and _names(a.value, fn.kwargs_name) for a in node.args),
@@ -968,18 +967,19 @@ class FileAnalyzer(cst.CSTVisitor):
             return False
         return (self.facts.function.key, func.value) in self._picked_callables
 
-    def _none_args(self, node: cst.Call) -> tuple:
-        """(position or keyword, None or the caller's LeftNone guard) for each argument that
-        is a literal None or a parameter of the caller that defaults to None."""
+    def _falsy_args(self, node: cst.Call) -> tuple:
+        """(position or keyword, what it is) for each argument that may be falsy: None for a
+        literal None, False for another falsy constant, the caller's LeftFalsy guard for a
+        parameter of its own (not rebound)."""
         out = []
         for i, a in enumerate(node.args):
             if a.star:
                 break
             key = a.keyword.value if a.keyword is not None else i
-            if _names(a.value, "None"):
-                out.append((key, None))
-            elif isinstance(a.value, cst.Name) and a.value.value in self.facts.function.none_defaults:
-                out.append((key, self.facts.function.none_defaults[a.value.value]))
+            if _falsy_constant(a.value):
+                out.append((key, None if _names(a.value, "None") else False))
+            elif isinstance(a.value, cst.Name) and a.value.value in self.facts.function.flags:
+                out.append((key, self.facts.function.flags[a.value.value]))
         return tuple(out)
 
     def _object_args(self, node: cst.Call) -> tuple:
@@ -1482,27 +1482,23 @@ class FileAnalyzer(cst.CSTVisitor):
             self._guarded[id(node)] = self._guarded.get(id(node), frozenset()) | refs_
 
     def _decided(self, test: cst.BaseExpression) -> dict:
-        """{guard: the truth of `test`} for the `LeftNone` guards under which `test` is decided
-        without reading any value: `p is None`, `p is not None` for a parameter `p` that defaults
-        to None, `p` for one that defaults to a falsy constant (`first=0`), and `and`/`or`/`not`
-        of them, where `p` was not rebound."""
+        """{guard: the truth of `test`} for the `LeftFalsy` guards under which `test` is
+        decided without reading any value: `p` and `not p` for a parameter `p` left falsy,
+        `p is None` and `p is not None` for one left None, and `and`/`or`/`not` of them,
+        where `p` was not rebound."""
         fn = self.facts.function
-        if fn is None or not fn.falsy_defaults:
+        if fn is None or not fn.flags:
             return {}
-        if isinstance(test, cst.Name) and test.value in fn.falsy_defaults:
-            return {fn.falsy_defaults[test.value]: False}
-        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            return {r: not v for r, v in self._decided(test.expression).items()}
-        if isinstance(test, cst.BooleanOperation):
-            short = isinstance(test.operator, cst.Or)  # the value that ends the evaluation
-            left, right = self._decided(test.left), self._decided(test.right)
-            return {r: v if v is short else right[r] for r, v in left.items() if v is short or r in right}
-        if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)
-                and _names(test.comparisons[0].comparator, "None") and test.left.value in fn.none_defaults):
-            op = test.comparisons[0].operator
-            if isinstance(op, (cst.Is, cst.IsNot)):
-                return {fn.none_defaults[test.left.value]: isinstance(op, cst.Is)}
-        return {}
+        decided = {}
+        for name in param_truth.tested_names(test) & fn.flags.keys():
+            guard = fn.flags[name]
+            truth = param_truth.truth_when(test, name, param_truth.FALSY)
+            if truth is None and guard.default != "falsy":
+                guard = replace(guard, none=True)
+                truth = param_truth.truth_when(test, name, param_truth.NONE)
+            if truth is not None:
+                decided[guard] = truth
+        return decided
 
     def _visit_block(self, node: cst.IndentedBlock) -> None:
         # `if torch.compiler.is_compiling(): return ...` leaves the rest of the block eager-only.

@@ -8,12 +8,12 @@ compiled region together with the chain of calls that reaches it.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Sequence
 
 from tclint.analyzer.call_refs import (
-    AnyMethod, Attr, CallRef, CompilingTest, Entries, KeywordObject, LeftNone, Method, MethodPattern, ModuleClass, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned,
+    AnyMethod, Attr, CallRef, CompilingTest, Entries, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned,
     ReturnedField, ReturnedMethod,
     SuperMethod, TensorType, field_condition,
 )
@@ -459,13 +459,14 @@ class ProjectIndex:
     def compiling_predicate(self, refs: frozenset) -> bool:
         """True if one of `refs` is an "am I compiling" predicate, known by what its body
         returns (a function outside the linted code only by its name), or a parameter left
-        None by every compiled caller (`LeftNone`, known once the compiled region is)."""
-        return any(self._left_none(ref) if isinstance(ref, LeftNone) else self._is_compiling(ref, set())
+        falsy (or None) by every compiled caller (`LeftFalsy`, known once the compiled region is)."""
+        return any(self._left_falsy(ref) if isinstance(ref, LeftFalsy) else self._is_compiling(ref, set())
                    for ref in refs)
 
-    def _left_none(self, ref: LeftNone, _active: set | None = None) -> bool:
-        """Every compiled caller leaves the parameter None: omits it, passes None, or passes
-        on a parameter of its own that is left None."""
+    def _left_falsy(self, ref: LeftFalsy, _active: set | None = None) -> bool:
+        """Every compiled caller leaves the parameter falsy (None, for `ref.none`): leaves it
+        at such a default, passes such a constant, or passes on a parameter of its own that
+        is left so."""
         active = _active if _active is not None else set()
         if self.reached is None or ref.function in self.root_keys or ref in active:
             return False  # while reaching, or an entry point: its callers are not all known
@@ -477,9 +478,15 @@ class ProjectIndex:
                     return False
                 key = ref.position if 0 <= ref.position < len(site.args) else ref.name
                 if key == ref.name and key not in site.keywords:
-                    continue  # left at its default
-                nones = dict(site.nones)
-                if key not in nones or nones[key] is not None and not self._left_none(nones[key], active):
+                    if ref.default == "None" or ref.default and not ref.none:
+                        continue  # left at its default
+                    return False
+                passed = dict(site.falsy)
+                if key not in passed:
+                    return False
+                value = passed[key]  # None, False (another falsy constant) or the caller's guard
+                if value is False and ref.none or isinstance(value, LeftFalsy) and not self._left_falsy(
+                        replace(value, none=ref.none), active):
                     return False
             return bool(sites)
         finally:

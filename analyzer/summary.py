@@ -34,8 +34,8 @@ class Candidate:
     always: bool = False
     severity: Severity | None = None  # when not the rule's default
     # Dropped if one of these project functions is an "am I compiling" predicate, or one of
-    # these parameters is None at every compiled call (`LeftNone`): the finding sits in an
-    # arm Dynamo then never traces.
+    # these parameters is falsy (or None) at every compiled call (`LeftFalsy`): the finding
+    # sits in an arm Dynamo then never traces.
     unless: frozenset = frozenset()
     # Inside a loop body of its function, or a break Dynamo cannot resume after for another
     # reason (rules' `ends_frame`): a break there makes Dynamo skip the rest of the frame.
@@ -54,9 +54,9 @@ class CallSite:
     # `s.run(x)` on an object this function built (`s = S()`, `S().run(x)`): Dynamo cannot
     # rebuild it to resume after a break inside the method
     built_here: bool = False
-    # Arguments (position or keyword) that are None: a literal None (None here), or the
-    # caller's own parameter that defaults to None (its LeftNone guard)
-    nones: tuple = ()  # tuple[tuple[int | str, LeftNone | None], ...]
+    # Arguments (position or keyword) that may be falsy: a literal None (None here), another
+    # falsy constant (False here), or a parameter of the caller's own (its LeftFalsy guard)
+    falsy: tuple = ()  # tuple[tuple[int | str, LeftFalsy | bool | None], ...]
     # `f(x, **kwargs)` passing on the caller's own `**kwargs`: a keyword the caller was
     # given reaches `f` too
     forwards_kwargs: bool = False

@@ -139,10 +139,9 @@ class FunctionScope:
     origins: dict[str, str] = field(default_factory=dict)  # local name -> where its value came from
     dynamo_returns: list[object] = field(default_factory=list)  # value_under_dynamo of each return
     kwargs_name: str | None = None  # the `**kwargs` parameter, if any
-    # parameters that default to None, not rebound yet -> the guard "no caller passes it"
-    none_defaults: dict[str, refs.LeftNone] = field(default_factory=dict)
-    # parameters that default to None or another falsy constant (False, 0, ""), not rebound yet
-    falsy_defaults: dict[str, refs.LeftNone] = field(default_factory=dict)
+    # parameters with no default or a falsy one (None, False, 0, ""), not rebound yet -> the
+    # guard "every compiled caller leaves it falsy" (its `none` form: "... None")
+    flags: dict[str, refs.LeftFalsy] = field(default_factory=dict)
     # names whose attributes are read with a name no tensor has (`out.logits`): never tensors
     objects: set[str] = field(default_factory=set)
     # parameters annotated as containers of tensors (`params: Dict[str, Tensor]`), not rebound

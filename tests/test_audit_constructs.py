@@ -616,6 +616,40 @@ CASES = {
             def forward(self, x):
                 return x + 1, Lazy(x, 3, scale=2, mode="a")
     """, "M()(torch.randn(3))", []),
+    # A falsy flag passed down two calls, the last into a parameter with no default (snntorch
+    # `latency` -> `latency_code` -> `_latency_errors`, spikegen.py:694): `first and torch.max(x)`
+    # never reads `x`. 0 is not None, so `first is not None and ...` does.
+    "falsy-flag-passed-down": ("""
+        import torch
+        def check(data, num_steps, first):
+            if first and num_steps and first > num_steps - 1:
+                raise ValueError("first")
+            if first and torch.max(data) > 1:
+                raise ValueError("range")
+            if first is not None and data.sum() > 0:
+                data = data + 1
+            return data
+        def code(data, num_steps=4, first=0):
+            return check(data, num_steps, first) * 2
+        def encode(data, num_steps=4, first_spike_time=0):
+            return code(data, num_steps=num_steps, first=first_spike_time)
+        @torch.compile
+        def f(x):
+            return encode(x)
+    """, "f(torch.ones(3))", [("TC101", 7)]),
+    # Falsy constants passed (False, None, 0) leave `first and ...` and `not first or ...` undecided by data.
+    "falsy-constants-passed": ("""
+        import torch
+        def check(data, first):
+            if first and torch.max(data) > 1:
+                data = data - 1
+            if not first or data.sum() > 0:
+                data = data * 2
+            return data
+        @torch.compile
+        def f(x):
+            return check(x, False) + check(x, None) + check(x, 0)
+    """, "f(torch.ones(3))", []),
 }
 
 

@@ -511,6 +511,36 @@ def test_an_optional_parameter_passed_on_as_none_stays_none():
     assert _found(source.format(call="outer(x, scale=x.amax())")) == [("TC101", 6)]
 
 
+def test_a_flag_passed_down_is_falsy_only_while_every_compiled_caller_leaves_it_falsy():
+    """`encode` passes its own `first` on to `check`, whose `first` has no default: Dynamo
+    (torch 2.13) reads `torch.max(data)` once a compiled caller passes a truthy flag, and
+    `first is None` is decided only by a None, not by a 0."""
+    source = """
+        import torch
+
+
+        def check(data, first):
+            if first and torch.max(data) > 1:
+                data = data - 1
+            if first is None or data.sum() > 0:
+                data = data * 2
+            return data
+
+
+        def encode(data, first=0):
+            return check(data, first)
+
+
+        @torch.compile
+        def g(x):
+            return {call}
+    """
+    assert _found(source.format(call="encode(x)")) == [("TC101", 8)]
+    assert _found(source.format(call="encode(x, first=None)")) == []
+    assert _found(source.format(call="encode(x, first=x.amax() > 0)")) == [("TC101", 6), ("TC101", 8)]
+    assert _found(source.format(call="encode(x) + check(x, 1)")) == [("TC101", 6), ("TC101", 8)]
+
+
 def test_an_optional_parameter_of_an_entry_point_may_be_passed():
     """The user calls an entry point: `mask` may well be given."""
     assert _found("""

@@ -1,6 +1,7 @@
 import libcst as cst
 
 from tclint.analyzer import call_refs as refs
+from tclint.analyzer import param_truth
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import target_names
@@ -112,7 +113,7 @@ class NoneWhenCompiling(Rule):
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         fn = self.facts.function
-        if fn is None or not fn.none_defaults:
+        if fn is None or not fn.flags:
             return
         for i, statement in enumerate(node.body):
             if not isinstance(statement, cst.If) or statement.orelse is not None:
@@ -124,8 +125,10 @@ class NoneWhenCompiling(Rule):
                 condition = frozenset(refs.CompilingTest(r) for r in when.refs)
             else:
                 continue
-            for name in _tested_none(statement.test):
-                if (name in fn.none_defaults and name in _assigned(statement.body.body)
+            for name in param_truth.tested_names(statement.test):
+                if (name in fn.flags and fn.flags[name].default == "None"
+                        and param_truth.truth_when(statement.test, name, param_truth.NOT_NONE) is False
+                        and name in _assigned(statement.body.body)
                         and not any(name in _assigned([s]) for s in node.body[:i])):
                     for use in _first_uses(node.body[i + 1:], name, self.facts):
                         self._uses[id(use)] = (name, condition)
@@ -140,17 +143,6 @@ class NoneWhenCompiling(Rule):
                         ends_frame=True)
 
     visit_Subscript = visit_Attribute = visit_Call = visit_BinaryOperation = visit_UnaryOperation = _check
-
-
-def _tested_none(test: cst.BaseExpression) -> list[str]:
-    """The names `p` of `p is None` conjuncts of an `and` chain."""
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-        return _tested_none(test.left) + _tested_none(test.right)
-    if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)
-            and isinstance(test.comparisons[0].operator, cst.Is)
-            and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None"):
-        return [test.left.value]
-    return []
 
 
 def _assigned(statements) -> set[str]:
