@@ -240,6 +240,20 @@ class LeftFalsy:
 
 
 @dataclass(frozen=True)
+class NoneArg:
+    """A condition: a compiled caller of `function` passes None as this parameter, a value
+    it fills in only when not compiling (TC239) or a parameter of its own that gets such a
+    None, passed on before anything else reads it. `position` as in `Param`."""
+
+    function: str
+    position: int
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.function}({self.name}=None under torch.compile)"
+
+
+@dataclass(frozen=True)
 class CompilingTest:
     """A condition: calling `call` returns True while Dynamo traces (an "am I compiling"
     predicate of the project or of a library, known by what its body returns)."""
@@ -263,7 +277,7 @@ class KeywordObject:
 
 
 ConditionRef = (CallRef | Param | NumpyResult | ModuleClass | TensorType | OptionalKeys | Attr | ReturnedField
-                | CompilingTest | KeywordObject)
+                | CompilingTest | KeywordObject | NoneArg)
 
 
 def field_condition(condition: frozenset, field: str) -> frozenset:
@@ -275,4 +289,4 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
 
 
 RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ModuleClass, TensorType,
-           OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject)
+           OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject, NoneArg)

@@ -223,6 +223,19 @@ class FileAnalyzer(cst.CSTVisitor):
         if not always and condition is None:
             self._graph_ops[fn.key] = (0, [])  # Dynamo resumes after a break with an empty graph
 
+    def pass_none(self, call: cst.Call, arg: cst.Arg, condition: frozenset) -> None:
+        """`call`, made by the current function, passes `arg` as None under torch.compile when
+        one of `condition` holds (always, when it is empty): a call site's `none_args`."""
+        for site, node in reversed(self.facts.function.sites):
+            if node is call:
+                for i, a in enumerate(call.args):
+                    if a.star:
+                        return
+                    if a is arg:
+                        site.none_args += ((a.keyword.value if a.keyword is not None else i, condition),)
+                        return
+                return
+
     def _unless(self) -> frozenset:
         return frozenset().union(*self._guards) if self._guards else frozenset()
 

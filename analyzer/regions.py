@@ -13,7 +13,7 @@ from pathlib import PurePath
 from typing import Sequence
 
 from tclint.analyzer.call_refs import (
-    AnyMethod, Attr, CallRef, CompilingTest, Entries, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned,
+    AnyMethod, Attr, CallRef, CompilingTest, Entries, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned,
     ReturnedField, ReturnedMethod,
     SuperMethod, TensorType, field_condition,
 )
@@ -570,6 +570,11 @@ class ProjectIndex:
                 if found is not None:
                     return found
                 continue
+            if isinstance(ref, NoneArg):
+                caller = self._caller_passing_none(ref, active)
+                if caller is not None:
+                    return caller, f"passes `{ref.name}` as None under torch.compile"
+                continue
             if isinstance(ref, TensorType):
                 if self.dealias(ref.dotted) in TENSOR_ANNOTATIONS:
                     return ref.dotted, "is torch.Tensor"
@@ -601,6 +606,24 @@ class ProjectIndex:
                 if self.functions[key][1].name != "__init__" and self.returns_tensor(key, active):
                     return key, "returns a tensor"
         return None
+
+    def _caller_passing_none(self, ref: NoneArg, active: set) -> str | None:
+        """The first compiled caller whose call passes None under torch.compile as the
+        parameter (CallSite.none_args), if any."""
+        if ref in active:
+            return None
+        active.add(ref)
+        try:
+            for caller, site in self._callers().get(ref.function, ()):
+                key = ref.position if 0 <= ref.position < len(site.args) else ref.name
+                for passed, condition in site.none_args:
+                    if passed == key and (not condition or any(
+                            self._is_compiling(r.call, set()) if isinstance(r, CompilingTest)
+                            else self._caller_passing_none(r, active) is not None for r in condition)):
+                        return caller
+            return None
+        finally:
+            active.discard(ref)
 
     def _field_source(self, ref: ReturnedField, active: set) -> tuple[str, str] | None:
         """A callee `ref.call` may run whose returned tuples hold a tensor at `ref.index`."""

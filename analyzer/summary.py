@@ -57,6 +57,10 @@ class CallSite:
     # Arguments (position or keyword) that may be falsy: a literal None (None here), another
     # falsy constant (False here), or a parameter of the caller's own (its LeftFalsy guard)
     falsy: tuple = ()  # tuple[tuple[int | str, LeftFalsy | bool | None], ...]
+    # Arguments (position or keyword) that are None under torch.compile, with the condition
+    # (refs, any of which makes it so; none: always): a value the caller fills in only when
+    # not compiling, or a parameter of its own that may get one (call_refs.NoneArg)
+    none_args: tuple = ()  # tuple[tuple[int | str, frozenset], ...]
     # `f(x, **kwargs)` passing on the caller's own `**kwargs`: a keyword the caller was
     # given reaches `f` too
     forwards_kwargs: bool = False

@@ -650,6 +650,31 @@ CASES = {
         def f(x):
             return check(x, False) + check(x, None) + check(x, 0)
     """, "f(torch.ones(3))", []),
+    # A mask left None under torch.compile (TC239) passed on two calls down (transformers longt5
+    # `_get_local_attention_mask` -> `_split_into_blocks`, modeling_longt5.py:111): Dynamo's
+    # "Observed exception" is at the first use that fails on None, in the innermost function. A
+    # helper that tests for None first handles it.
+    "none-passed-down-to-a-helper": ("""
+        import torch
+        def split(x, n, dim):
+            if x.shape[dim] % n != 0:
+                x = torch.nn.functional.pad(x, (0, 1))
+            return x.reshape(x.shape[0], -1, n)
+        def local_mask(mask, n):
+            blocked = split(mask, n, dim=1)
+            return blocked.unsqueeze(-1)
+        def fill(mask, x):
+            if mask is None:
+                return torch.ones(x.shape[:2])
+            return mask
+        @torch.compile
+        def f(x, mask=None):
+            if mask is None and not torch.compiler.is_compiling():
+                mask = torch.ones(x.shape[:2])
+            y = x * 2 + fill(mask, x).sum()
+            m = local_mask(mask, 2)
+            return y + m.sum()
+    """, "f(torch.ones(2, 4))", [("TC239", 3)]),
 }
 
 

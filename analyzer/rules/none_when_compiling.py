@@ -35,6 +35,9 @@ class NoneWhenCompiling(Rule):
         bias = (1.0 - mask[:, None, None, :]) * -1e9
     ```
 
+    The same holds when the still-None value is passed on to a function whose first use of
+    it fails on None, however many calls down: Dynamo reports it there.
+
     ## Use instead
     ```python
     def forward(self, x, mask=None):
@@ -48,6 +51,8 @@ class NoneWhenCompiling(Rule):
     name = "none-when-compiling"
     message = ("`{name}` is still None here under torch.compile when the caller leaves it out: the `if` above fills "
                "it in only when not compiling, so {use} raises inside Dynamo and the function runs eagerly")
+    passed_message = ("`{name}` is None here under torch.compile when a compiled caller passes on a value it fills in "
+                      "only when not compiling, so {use} raises inside Dynamo and the compiled function runs eagerly")
     graph_break = hazards.OBSERVED_EXCEPTION
 
     VALID = [
@@ -105,16 +110,35 @@ class NoneWhenCompiling(Rule):
                     y = y * mask.to(y.dtype)
                 return y
         """),  # not run: under torch.compile the call raises AttributeError (see above)
+        Example("""
+            import torch
+            def split(x, n):
+                if x.shape[1] % n != 0:
+                    x = torch.nn.functional.pad(x, (0, 1))
+                return x.reshape(x.shape[0], -1, n)
+            def local_mask(mask, n):
+                return split(mask, n).unsqueeze(-1)   # None passed on: fails in `split`
+            @torch.compile
+            def f(x, mask=None):
+                if mask is None and not torch.compiler.is_compiling():
+                    mask = torch.ones(x.shape[:2])
+                y = x * 2
+                return y + local_mask(mask, 2).sum()
+        """, call="f(torch.ones(2, 4))"),
     ]
 
     def __init__(self, analyzer):
         super().__init__(analyzer)
-        self._uses: dict[int, tuple[str, frozenset | None]] = {}  # id(use) -> (name, condition)
+        self._uses: dict[int, tuple[str, frozenset | None, str]] = {}  # id(use) -> (name, condition, message)
+        self._passes: dict[int, list[tuple[cst.Arg, frozenset]]] = {}  # id(call) -> its arguments None under Dynamo
+        self._statement_names: dict[int, frozenset] = {}  # id(statement) -> the names in it
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         fn = self.facts.function
-        if fn is None or not fn.flags:
+        if fn is None:
             return
+        if node is fn.node.body:
+            self._parameters(fn, node)
         for i, statement in enumerate(node.body):
             if not isinstance(statement, cst.If) or statement.orelse is not None:
                 continue
@@ -130,19 +154,112 @@ class NoneWhenCompiling(Rule):
                         and param_truth.truth_when(statement.test, name, param_truth.NOT_NONE) is False
                         and name in _assigned(statement.body.body)
                         and not any(name in _assigned([s]) for s in node.body[:i])):
-                    for use in _first_uses(node.body[i + 1:], name, self.facts):
-                        self._uses[id(use)] = (name, condition)
+                    uses, passes = self._first_uses(node.body[i + 1:], name)
+                    for use in uses:
+                        self._uses[id(use)] = (name, condition, self.message)
+                    for call, arg in passes:
+                        self._passes.setdefault(id(call), []).append((arg, condition or frozenset()))
+
+    def _parameters(self, fn, body: cst.IndentedBlock) -> None:
+        """Each parameter a caller may pass None (no default, or None) whose first use fails
+        on None, or passes it on: None there if a compiled caller passes on a value it fills
+        in only when not compiling (`NoneArg`)."""
+        params = fn.node.params
+        positional = [*params.posonly_params, *params.params][1 if fn.self_name is not None else 0:]
+        for i, p in enumerate(positional + list(params.kwonly_params)):
+            name = p.name.value
+            if p.default is not None and not (isinstance(p.default, cst.Name) and p.default.value == "None"):
+                continue
+            uses, passes = self._first_uses(body.body, name)
+            if uses or passes:
+                condition = frozenset({refs.NoneArg(fn.key, i if i < len(positional) else -1, name)})
+                for use in uses:
+                    self._uses[id(use)] = (name, condition, self.passed_message)
+                for call, arg in passes:
+                    self._passes.setdefault(id(call), []).append((arg, condition))
 
     def _check(self, node: cst.CSTNode) -> None:
         found = self._uses.pop(id(node), None) if self._uses else None
         if found is not None:
-            name, condition = found
+            name, condition, message = found
             text = value_text(node)
             use = f"`{text}`" if text else f"this use of `{name}`"
-            self.report(node, self.message.format(name=name, use=use), condition=condition,
-                        ends_frame=True)
+            self.report(node, message.format(name=name, use=use), condition=condition, ends_frame=True)
 
-    visit_Subscript = visit_Attribute = visit_Call = visit_BinaryOperation = visit_UnaryOperation = _check
+    visit_Subscript = visit_Attribute = visit_BinaryOperation = visit_UnaryOperation = _check
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._check(node)
+        for arg, condition in self._passes.pop(id(node), ()) if self._passes else ():
+            self.analyzer.pass_none(node, arg, condition)
+
+    def _first_uses(self, statements, name: str) -> tuple[list[cst.CSTNode], list[tuple[cst.Call, cst.Arg]]]:
+        """The uses of `name` that fail on None and run before anything else reads or binds
+        it, in the first statement that mentions it or in each arm of an `if` whose test does
+        not; and the calls it is passed to (call, argument) before: a call does not rebind it,
+        so the search goes on after one, but a use after a call that may fail on None first is
+        left alone."""
+        passed: list[tuple[cst.Call, cst.Arg]] = []
+        for statement in statements:
+            if name not in self._names(statement):
+                continue
+            mentions = _mentions(statement, name)
+            if not mentions:
+                continue
+            if isinstance(statement, cst.SimpleStatementLine):
+                uses, passes = self._statement_uses(mentions)
+                if passes:
+                    passed += passes
+                    continue
+                return ([] if passed else uses), passed
+            head = statement.test if isinstance(statement, (cst.If, cst.While)) else \
+                statement.iter if isinstance(statement, cst.For) else None
+            if head is not None and _mentions(head, name):
+                uses, passes = self._statement_uses(_mentions(head, name))  # the test or iterable runs first
+                return ([] if passed else uses), passed + passes
+            if isinstance(statement, cst.If) and not passed:
+                found: tuple[list, list] = ([], [])
+                arm = statement
+                while isinstance(arm, cst.If) and not _mentions(arm.test, name):
+                    uses, passes = self._first_uses(arm.body.body, name)
+                    found = (found[0] + uses, found[1] + passes)
+                    arm = arm.orelse
+                if isinstance(arm, cst.Else):
+                    uses, passes = self._first_uses(arm.body.body, name)
+                    found = (found[0] + uses, found[1] + passes)
+                return found
+            return [], passed  # a loop, a `with`, a `try`: left alone
+        return [], passed
+
+    def _statement_uses(self, mentions) -> tuple[list, list]:
+        """The first use among a statement's `mentions` of a name if all fail on None, or
+        the calls it is passed to if all pass it on; otherwise nothing."""
+        uses = [_raising_use(name_node, parent, self.facts) for name_node, parent in mentions]
+        if all(uses):
+            return uses[:1], []
+        passes = [(parent, _argument(parent, name_node)) if isinstance(parent, cst.Call) else (parent, None)
+                  for name_node, parent in mentions]
+        return ([], passes) if all(arg is not None for _, arg in passes) else ([], [])
+
+    def _names(self, statement: cst.CSTNode) -> frozenset:
+        """Every name under `statement` (a cheap test before looking for one)."""
+        found = self._statement_names.get(id(statement))
+        if found is None:
+            names: set[str] = set()
+            stack = [statement]
+            while stack:
+                node = stack.pop()
+                if isinstance(node, cst.Name):
+                    names.add(node.value)
+                else:
+                    stack.extend(node.children)
+            found = self._statement_names[id(statement)] = frozenset(names)
+        return found
+
+
+def _argument(call: cst.Call, name_node: cst.CSTNode) -> cst.Arg | None:
+    """The argument of `call` that is `name_node`, if it is one (not `*name`)."""
+    return next((a for a in call.args if a.value is name_node and not a.star), None)
 
 
 def _assigned(statements) -> set[str]:
@@ -157,29 +274,6 @@ def _assigned(statements) -> set[str]:
                 elif isinstance(part, (cst.AnnAssign, cst.AugAssign)):
                     names |= target_names(part.target)
     return names
-
-
-def _first_uses(statements, name: str, facts) -> list[cst.CSTNode]:
-    """The uses of `name` that fail on None and run before anything else reads or binds it:
-    in the first statement that mentions it, or in each arm of an `if` whose test does not."""
-    for statement in statements:
-        mentions = _mentions(statement, name)
-        if not mentions:
-            continue
-        if isinstance(statement, cst.SimpleStatementLine):
-            uses = [_raising_use(name_node, parent, facts) for name_node, parent in mentions]
-            return uses[:1] if all(uses) else []
-        if isinstance(statement, cst.If) and not _mentions(statement.test, name):
-            found = []
-            arm = statement
-            while isinstance(arm, cst.If) and not _mentions(arm.test, name):
-                found += _first_uses(arm.body.body, name, facts)
-                arm = arm.orelse
-            if isinstance(arm, cst.Else):
-                found += _first_uses(arm.body.body, name, facts)
-            return found
-        return []  # a loop, a `with`, a `try`, or an `if` that tests it: left alone
-    return []
 
 
 def _mentions(node: cst.CSTNode, name: str) -> list[tuple[cst.Name, cst.CSTNode]]:
