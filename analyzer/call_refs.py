@@ -38,6 +38,15 @@ class Method:
 
 
 @dataclass(frozen=True)
+class Getter(Method):
+    """`self.name` read (not called) where `name` is a `@property` of the class `cls` or of a
+    base: the getter runs, and nothing it returns is called."""
+
+    def __str__(self) -> str:
+        return f"{self.cls}.{self.name}:get"
+
+
+@dataclass(frozen=True)
 class SuperMethod:
     """`super().name()` in the class `cls`: the first definition after `cls` in its bases."""
 
@@ -124,8 +133,8 @@ class ReturnedMethod:
         return f"({self.call}).{self.name}"
 
 
-CallRef = Named | Method | SuperMethod | AnyMethod | Returned | Entries | MethodPattern | ParamCallable | ReturnedMethod
-CALL_REFS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod)
+CallRef = Named | Method | Getter | SuperMethod | AnyMethod | Returned | Entries | MethodPattern | ParamCallable | ReturnedMethod
+CALL_REFS = (Named, Method, Getter, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod)
 
 
 @dataclass(frozen=True)
@@ -288,5 +297,5 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
                      if isinstance(ref, (Param, Attr)) and not ref.field)
 
 
-RECORDS = (Named, Method, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ModuleClass, TensorType,
+RECORDS = (Named, Method, Getter, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ModuleClass, TensorType,
            OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject, NoneArg)

@@ -171,6 +171,8 @@ class FileAnalyzer(cst.CSTVisitor):
         self._statement: cst.SimpleStatementLine | None = None  # the simple statement being read
         self._nested_code_depth = 0  # inside a lambda or a comprehension: code of its own
         self._stored_subscripts: set[int] = set()  # ids of `a[i]` assigned to (`__setitem__`, not `__getitem__`)
+        self._properties: dict[str, set[str]] = {}  # class key -> the names of its `@property` getters
+        self._not_read: set[int] = set()  # ids of `obj.attr` called or assigned to: no getter read
         self.rules = [cls(self) for cls in rule_classes]
         self._visit: dict[type, list] = {}
         self._leave: dict[type, list] = {}
@@ -395,8 +397,11 @@ class FileAnalyzer(cst.CSTVisitor):
         self.facts.class_scope = self._class_stack[-1] if self._class_stack else None
 
     def _prescan_attributes(self, node: cst.ClassDef, scope: tf.ClassScope, summary: ClassSummary) -> None:
-        """Kinds of `self.x` from assignments in the class's methods (before forward runs)."""
+        """Kinds of `self.x` from assignments in the class's methods (before forward runs), and
+        which methods are property getters."""
         for stmt in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():
+            if isinstance(stmt, cst.FunctionDef) and any(dotted_name(d.decorator) == "property" for d in stmt.decorators):
+                self._properties.setdefault(scope.key, set()).add(stmt.name.value)
             if isinstance(stmt, cst.FunctionDef) and stmt.name.value in ("__init__", "reset_parameters", "build", "setup"):
                 self_name = _first_param_name(stmt)
                 if self_name:
@@ -929,6 +934,8 @@ class FileAnalyzer(cst.CSTVisitor):
                     self.summary.hook_functions.append(ref)
         if fn is None and not self._eager_depth and not self._class_stack:
             self._record_module_call(node, qual)
+        if isinstance(node.func, cst.Attribute):
+            self._not_read.add(id(node.func))
         if fn is None or self._eager_depth:
             return
         ref = self._call_ref(node, qual)
@@ -944,18 +951,32 @@ class FileAnalyzer(cst.CSTVisitor):
                             built_here=self._built_here(node.func),
                             forwards_kwargs=any(a.star == "**" and _names(a.value, fn.kwargs_name) for a in node.args),
                             callables=self._passed_callables(node))
-            calls = self.summary.functions[fn.key].calls
-            if not self._branch_depth:
-                self._graph_ops.setdefault(fn.key, (0, []))[1].append(len(calls))
-            calls.append(site)
+            self._add_site(site, node)
+
+    def _add_site(self, site: CallSite, node: cst.CSTNode) -> None:
+        fn = self.facts.function
+        calls = self.summary.functions[fn.key].calls
+        if not self._branch_depth:
+            self._graph_ops.setdefault(fn.key, (0, []))[1].append(len(calls))
+        calls.append(site)
+        if isinstance(node, cst.Call):
             fn.sites.append((site, node))
-            self.span_later(site, node)
+        self.span_later(site, node)
 
     def _visit_attribute(self, node: cst.Attribute) -> None:
         fn = self.facts.function
         if fn is not None and isinstance(node.value, cst.Name) and node.attr.value not in api.TENSOR_ATTRIBUTES \
                 and not node.attr.value.startswith("__"):
             fn.objects.add(node.value.value)
+        if (fn is not None and not self._eager_depth and fn.class_scope is not None and _names(node.value, fn.self_name)
+                and id(node) not in self._not_read and self._is_property(fn.class_scope, node.attr.value)):
+            # `b = self.beta`: the getter runs, as a call would
+            self._add_site(CallSite(ref=refs.Getter(fn.class_scope.key, node.attr.value), span=None,
+                                    unless=self._unless(), in_loop=self._loop_depth > 0), node)
+
+    def _is_property(self, scope: tf.ClassScope, name: str) -> bool:
+        """`name` is a `@property` of the class or of a base defined in this file."""
+        return any(name in self._properties.get(key, ()) for key in (scope.key, *scope.bases))
 
     def _built_here(self, func: cst.BaseExpression) -> bool:
         """A method called on an object built in this function: `S().run`, or `s.run` after
@@ -1529,6 +1550,7 @@ class FileAnalyzer(cst.CSTVisitor):
     # -- assignments the project phase needs -----------------------------------------
     def _visit_assign(self, node: cst.Assign) -> None:
         self._stored_subscripts.update(id(t.target) for t in node.targets if isinstance(t.target, cst.Subscript))
+        self._not_read.update(id(t.target) for t in node.targets if isinstance(t.target, cst.Attribute))
         self._note_dynamo_config(node)
         if self._at_module_level() and isinstance(node.value, cst.Attribute) and node.value.attr.value == "apply":
             # `my_op = MyFunction.apply`: calls of `my_op` run the autograd Function's forward

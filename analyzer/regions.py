@@ -13,7 +13,7 @@ from pathlib import PurePath
 from typing import Sequence
 
 from tclint.analyzer.call_refs import (
-    AnyMethod, Attr, CallRef, CompilingTest, Entries, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned,
+    AnyMethod, Attr, CallRef, CompilingTest, Entries, Getter, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned,
     ReturnedField, ReturnedMethod,
     SuperMethod, TensorType, field_condition,
 )
@@ -370,6 +370,8 @@ class ProjectIndex:
             found = self.method(cls, name, skip_first=True)
             return [found] if found else []
         found = self.method(cls, name)
+        if isinstance(ref, Getter):
+            return [found] if found and self.functions[found][1].is_property else []
         if found and self.functions[found][1].is_property:
             # `self.loss_function(...)`: the getter runs, then what it returns is called
             called = {run for k in self.returned_callables(found) if (run := self._run_by_calling(k))}

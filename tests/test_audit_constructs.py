@@ -675,6 +675,33 @@ CASES = {
             m = local_mask(mask, 2)
             return y + m.sum()
     """, "f(torch.ones(2, 4))", [("TC239", 3)]),
+    # A `@property` read as an attribute runs its getter, of the class or of a base (ema-pytorch
+    # `current_decay = self.beta`, post_hoc_ema.py:138): Dynamo inlines it and breaks inside.
+    # Assigning the attribute or calling a method runs no getter.
+    "property-read-runs-the-getter": ("""
+        import torch
+        from torch import nn
+        class Base(nn.Module):
+            @property
+            def scale(self):
+                if torch.rand(()) > 2:
+                    return 2.0
+                return 1.0
+        class EMA(Base):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("step", torch.tensor(0))
+            @property
+            def beta(self):
+                return 1.0 / (self.step.item() + 1.0)
+            @property
+            def width(self):
+                return 4
+            def forward(self, x):
+                y = x * self.width
+                b = self.beta
+                return y * b * self.scale
+    """, "torch.compile(EMA())(torch.ones(3))", [("TC101", 6), ("TC102", 15)]),
 }
 
 
