@@ -23,7 +23,7 @@ from tclint.analyzer.knowledge import tensor_api as api
 from tclint.analyzer.names import ImportTable, dotted_name
 from tclint.analyzer.positions import positions as _positions
 from tclint.analyzer.rules.base import Rule
-from tclint.analyzer.rules._support import param_names
+from tclint.analyzer.rules._support import param_names, target_names
 from tclint.analyzer.summary import (
     Arm,
     Block,
@@ -132,6 +132,7 @@ class FileAnalyzer(cst.CSTVisitor):
         self._built_classes: dict[tuple[str, str], list[str]] = {}
         # (function key, local) bound to what a callable picked at run time built (_picked_call)
         self._picked_objects: set[tuple[str, str]] = set()
+        self._empty_lists: set[tuple[str, str]] = set()  # (function key, local) bound to `[]`, nothing appended yet
         self._picked_callables: set[tuple[str, str]] = set()  # `solver_fn = SOLVERS[m]`, `= select(m)`
         self._local_callables = self.facts.local_callables
         self._record_callables: dict[tuple[str, str], frozenset] = {}  # see _record_held
@@ -605,6 +606,21 @@ class FileAnalyzer(cst.CSTVisitor):
     def _leave_named_expr(self, node: cst.NamedExpr) -> None:
         self._bind(node.target, self.facts.kind(node.value), node.value)
 
+    def _built_elements(self, value: cst.BaseExpression):
+        """The kind of each element of a list or tuple of tensors built here (`[x * 1, x * 2]`,
+        `[torch.empty(n) for _ in range(3)]`), or None: the container itself stays static."""
+        if isinstance(value, (cst.List, cst.Tuple)) and value.elements and not any(
+                isinstance(el, cst.StarredElement) for el in value.elements):
+            kinds = {self.facts.kind(el.value) for el in value.elements}
+        elif isinstance(value, cst.ListComp) and not any(
+                self.facts.function.lookup(name) in tf.TENSORS for name in _comprehension_targets(value)):
+            kinds = {self.facts.kind(value.elt)}  # its loop names do not shadow a tensor's
+        else:
+            return None
+        if kinds <= {tf.BOOL_TENSOR}:
+            return tf.BOOL_TENSOR
+        return tf.TENSOR if kinds <= set(tf.TENSORS) else None
+
     def _bind(self, target: cst.BaseExpression, kind, value: cst.BaseExpression | None) -> None:
         fn = self.facts.function
         if isinstance(target, cst.Name):
@@ -625,6 +641,13 @@ class FileAnalyzer(cst.CSTVisitor):
                 fn.unpacked.pop(target.value, None)
                 fn.flags.pop(target.value, None)
                 fn.elements.pop(target.value, None)
+                elements = self._built_elements(value) if value is not None else None
+                if elements is not None:
+                    fn.elements[target.value] = (elements, False)
+                if isinstance(value, cst.List) and not value.elements:
+                    self._empty_lists.add((fn.key, target.value))
+                else:
+                    self._empty_lists.discard((fn.key, target.value))
                 cls_name = self._constructed_class(value)
                 if cls_name:
                     fn.instance_classes[target.value] = cls_name
@@ -936,6 +959,8 @@ class FileAnalyzer(cst.CSTVisitor):
             self._record_module_call(node, qual)
         if isinstance(node.func, cst.Attribute):
             self._not_read.add(id(node.func))
+            if fn is not None and isinstance(node.func.value, cst.Name) and node.func.attr.value == "append":
+                self._appended(fn, node.func.value.value, node)
         if fn is None or self._eager_depth:
             return
         ref = self._call_ref(node, qual)
@@ -952,6 +977,22 @@ class FileAnalyzer(cst.CSTVisitor):
                             forwards_kwargs=any(a.star == "**" and _names(a.value, fn.kwargs_name) for a in node.args),
                             callables=self._passed_callables(node))
             self._add_site(site, node)
+
+    def _appended(self, fn: tf.FunctionScope, name: str, node: cst.Call) -> None:
+        """`outs.append(t)` on a list bound to `[]` here: while only tensors are appended, its
+        elements are tensors."""
+        key = (fn.key, name)
+        if key not in self._empty_lists and name not in fn.elements or fn.elements.get(name, (None, False))[1]:
+            return
+        kind = self.facts.kind(node.args[0].value) if len(node.args) == 1 and not node.args[0].star else tf.UNKNOWN
+        kind = tf.TENSOR if kind == tf.INPUT else kind
+        if kind in tf.TENSORS and (key in self._empty_lists or fn.elements[name][0] == kind):
+            fn.elements[name] = (kind, False)
+        elif kind in tf.TENSORS:
+            fn.elements[name] = (tf.TENSOR, False)  # tensors and masks
+        else:
+            fn.elements.pop(name, None)
+        self._empty_lists.discard(key)
 
     def _add_site(self, site: CallSite, node: cst.CSTNode) -> None:
         fn = self.facts.function
@@ -1734,6 +1775,15 @@ def _name_pattern(expr: cst.BaseExpression) -> tuple[str, str] | None:
 
 def _names(expr: cst.BaseExpression, name: str | None) -> bool:
     return name is not None and isinstance(expr, cst.Name) and expr.value == name
+
+
+def _comprehension_targets(node: cst.ListComp) -> set[str]:
+    names: set[str] = set()
+    clause = node.for_in
+    while clause is not None:
+        names |= target_names(clause.target)
+        clause = clause.inner_for_in
+    return names
 
 
 def _falsy_constant(expr: cst.BaseExpression) -> bool:

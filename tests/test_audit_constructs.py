@@ -702,6 +702,33 @@ CASES = {
                 b = self.beta
                 return y * b * self.scale
     """, "torch.compile(EMA())(torch.ones(3))", [("TC101", 6), ("TC102", 15)]),
+    # An element of a list of tensors built here (a display, a comprehension, appends) is a
+    # tensor (roma `foo = angles[idx]; foo[foo < -pi] += 2 * pi`, euler.py:208); the list
+    # itself is static (`if ys:`, `len(ys)`), and so is an element of a list of sizes.
+    "elements-of-a-list-of-tensors": ("""
+        import torch
+        @torch.compile
+        def f(x):
+            ys = [x * 1, x * 2]
+            zs = [torch.empty(3) for _ in range(3)]
+            outs = []
+            for i in range(2):
+                outs.append(x * i)
+            n = len(ys)
+            if ys:
+                x = x * n
+            if ys[0].sum() > 0:
+                x = x + 1
+            foo = zs[1]
+            foo[foo < 0] += 1
+            if outs[-1].sum() > 0:
+                x = x + 1
+            sizes = []
+            sizes.append(x.shape[0])
+            if sizes[0] > 2:
+                x = x + 1
+            return x
+    """, "f(torch.ones(3, 2))", [("TC101", 12), ("TC302", 15), ("TC101", 16)]),
 }
 
 
