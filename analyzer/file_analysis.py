@@ -229,14 +229,14 @@ class FileAnalyzer(cst.CSTVisitor):
     def pass_none(self, call: cst.Call, arg: cst.Arg, condition: frozenset) -> None:
         """`call`, made by the current function, passes `arg` as None under torch.compile when
         one of `condition` holds (always, when it is empty): a call site's `none_args`."""
-        for site, node in reversed(self.facts.function.sites):
-            if node is call:
-                for i, a in enumerate(call.args):
-                    if a.star:
-                        return
-                    if a is arg:
-                        site.none_args += ((a.keyword.value if a.keyword is not None else i, condition),)
-                        return
+        for i, a in enumerate(call.args):
+            if a.star:
+                return
+            if a is arg:
+                key = a.keyword.value if a.keyword is not None else i
+                for site, node in self.facts.function.sites:
+                    if node is call:  # one site per function the call may run
+                        site.none_args += ((key, condition),)
                 return
 
     def _unless(self) -> frozenset:
