@@ -6,8 +6,11 @@ from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import target_names
 from tclint.analyzer.rules.base import Example, Rule
+from tclint.analyzer.tree_walk import TRIVIA, visited_fields
 from tclint.analyzer.value_text import value_text
 
+_STATEMENTS = frozenset(t for t in vars(cst).values() if isinstance(t, type) and issubclass(
+    t, (cst.SimpleStatementLine, cst.BaseCompoundStatement)))
 # builtins that raise TypeError on None
 _RAISING_BUILTINS = frozenset({"builtins.len", "builtins.iter", "builtins.next"})
 
@@ -132,6 +135,7 @@ class NoneWhenCompiling(Rule):
         self._uses: dict[int, tuple[str, frozenset | None, str]] = {}  # id(use) -> (name, condition, message)
         self._passes: dict[int, list[tuple[cst.Arg, frozenset]]] = {}  # id(call) -> its arguments None under Dynamo
         self._statement_names: dict[int, frozenset] = {}  # id(statement) -> the names in it
+        self._statement_mentions: dict[int, dict] = {}  # id(simple statement) -> name -> its mentions
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         fn = self.facts.function
@@ -203,10 +207,10 @@ class NoneWhenCompiling(Rule):
         for statement in statements:
             if name not in self._names(statement):
                 continue
-            mentions = _mentions(statement, name)
-            if not mentions:
-                continue
             if isinstance(statement, cst.SimpleStatementLine):
+                mentions = self._index(statement).get(name)
+                if not mentions:
+                    continue  # `obj.mask`, `f(mask=...)` only
                 uses, passes = self._statement_uses(mentions)
                 if passes:
                     passed += passes
@@ -217,6 +221,8 @@ class NoneWhenCompiling(Rule):
             if head is not None and _mentions(head, name):
                 uses, passes = self._statement_uses(_mentions(head, name))  # the test or iterable runs first
                 return ([] if passed else uses), passed + passes
+            if not _mentions(statement, name, self._names):
+                continue
             if isinstance(statement, cst.If) and not passed:
                 found: tuple[list, list] = ([], [])
                 arm = statement
@@ -242,19 +248,44 @@ class NoneWhenCompiling(Rule):
         return ([], passes) if all(arg is not None for _, arg in passes) else ([], [])
 
     def _names(self, statement: cst.CSTNode) -> frozenset:
-        """Every name under `statement` (a cheap test before looking for one)."""
+        """Every name under a statement (a superset of those it mentions, a cheap test first),
+        each statement walked once."""
         found = self._statement_names.get(id(statement))
         if found is None:
             names: set[str] = set()
-            stack = [statement]
+            stack = _children(statement)
             while stack:
                 node = stack.pop()
-                if isinstance(node, cst.Name):
+                if type(node) is cst.Name:
                     names.add(node.value)
+                elif type(node) in _STATEMENTS:
+                    names |= self._names(node)
                 else:
-                    stack.extend(node.children)
+                    stack.extend(_children(node))
             found = self._statement_names[id(statement)] = frozenset(names)
         return found
+
+    def _index(self, statement: cst.SimpleStatementLine) -> dict[str, list]:
+        """`_mentions` of every name in a simple statement, found in one walk."""
+        found = self._statement_mentions.get(id(statement))
+        if found is None:
+            found = self._statement_mentions[id(statement)] = {}
+            for name_node, parent in _mentions(statement, None):
+                for name in _names_in(name_node) if name_node is parent else (name_node.value,):
+                    found.setdefault(name, []).append((name_node, parent))
+        return found
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    names: set[str] = set()
+    stack = [node]
+    while stack:
+        child = stack.pop()
+        if type(child) is cst.Name:
+            names.add(child.value)
+        else:
+            stack.extend(_children(child))
+    return names
 
 
 def _argument(call: cst.Call, name_node: cst.CSTNode) -> cst.Arg | None:
@@ -276,21 +307,28 @@ def _assigned(statements) -> set[str]:
     return names
 
 
-def _mentions(node: cst.CSTNode, name: str) -> list[tuple[cst.Name, cst.CSTNode]]:
+def _mentions(node: cst.CSTNode, name: str, names=None) -> list[tuple[cst.Name, cst.CSTNode]]:
     """(Name node, its parent) for each mention of `name` under `node`, in source order; a
-    mention inside a nested function, class or lambda counts with that scope as its parent."""
+    mention inside a nested function, class or lambda counts with that scope as its parent.
+    `name` None: every name's. `names`: the names under a statement, to skip the statements
+    that hold no `name`."""
     found = []
 
     def walk(parent: cst.CSTNode) -> None:
-        for child in parent.children:
+        for child in _children(parent):
             if child is getattr(parent, "attr", None) or child is getattr(parent, "keyword", None):
                 continue  # `obj.mask`, `f(mask=...)`: a field or a keyword, not the variable
-            if isinstance(child, cst.Name) and child.value == name:
-                found.append((child, parent))
-            elif isinstance(child, cst.Arg) and isinstance(child.value, cst.Name) and child.value.value == name:
-                found.append((child.value, parent))  # an argument: its call decides
-            elif isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-                if _mentions_anywhere(child, name):
+            if names is not None and type(child) in _STATEMENTS and name not in names(child):
+                continue
+            kind = type(child)
+            if kind is cst.Name:
+                if name is None or child.value == name:
+                    found.append((child, parent))
+            elif kind is cst.Arg and type(child.value) is cst.Name:
+                if name is None or child.value.value == name:
+                    found.append((child.value, parent))  # an argument: its call decides
+            elif kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Lambda:
+                if name is None or _mentions_anywhere(child, name):
                     found.append((child, child))
             else:
                 walk(child)
@@ -300,7 +338,24 @@ def _mentions(node: cst.CSTNode, name: str) -> list[tuple[cst.Name, cst.CSTNode]
 
 
 def _mentions_anywhere(node: cst.CSTNode, name: str) -> bool:
-    return any(isinstance(c, cst.Name) and c.value == name or _mentions_anywhere(c, name) for c in node.children)
+    return any(isinstance(c, cst.Name) and c.value == name or _mentions_anywhere(c, name) for c in _children(node))
+
+
+def _children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """`node.children` in source order, less whitespace and punctuation, without libcst's
+    cost of building the list through a visit."""
+    fields = visited_fields(type(node))
+    if fields is None:
+        return list(node.children)
+    out = []
+    for field in fields:
+        value = getattr(node, field)
+        kind = type(value)
+        if kind is tuple or kind is list:
+            out.extend(c for c in value if type(c) not in TRIVIA)
+        elif value is not None and kind is not cst.MaybeSentinel and kind not in TRIVIA:
+            out.append(value)
+    return out
 
 
 def _raising_use(name_node: cst.CSTNode, parent: cst.CSTNode, facts) -> cst.CSTNode | None:
