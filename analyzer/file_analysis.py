@@ -172,7 +172,7 @@ class FileAnalyzer(cst.CSTVisitor):
         self._statement: cst.SimpleStatementLine | None = None  # the simple statement being read
         self._nested_code_depth = 0  # inside a lambda or a comprehension: code of its own
         self._stored_subscripts: set[int] = set()  # ids of `a[i]` assigned to (`__setitem__`, not `__getitem__`)
-        self._properties: dict[str, set[str]] = {}  # class key -> the names of its `@property` getters
+        self._properties: dict[str, frozenset] = {}  # class key -> the names of its `@property` getters
         self._not_read: set[int] = set()  # ids of `obj.attr` called or assigned to: no getter read
         self.rules = [cls(self) for cls in rule_classes]
         self._visit: dict[type, list] = {}
@@ -402,7 +402,7 @@ class FileAnalyzer(cst.CSTVisitor):
         which methods are property getters."""
         for stmt in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():
             if isinstance(stmt, cst.FunctionDef) and any(dotted_name(d.decorator) == "property" for d in stmt.decorators):
-                self._properties.setdefault(scope.key, set()).add(stmt.name.value)
+                self._properties[scope.key] = self._properties.get(scope.key, frozenset()) | {stmt.name.value}
             if isinstance(stmt, cst.FunctionDef) and stmt.name.value in ("__init__", "reset_parameters", "build", "setup"):
                 self_name = _first_param_name(stmt)
                 if self_name:

@@ -233,6 +233,7 @@ def _tables(analyzer: FileAnalyzer) -> dict[str, tuple[Any, str]]:
         "string_tables": (analyzer, "_string_tables"),
         "callable_tables": (analyzer, "_callable_tables"),
         "loop_sources": (analyzer, "_loop_sources"),
+        "properties": (analyzer, "_properties"),
         "functions": (analyzer.summary, "functions"),
     }
     for rule in analyzer.rules:

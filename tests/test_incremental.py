@@ -304,3 +304,23 @@ def test_functions_handed_to_allow_in_graph_are_carried_like_the_whole_file_does
     for version in (text, text.replace("return x\n", "return x + 1\n"), "import os\n" + text):
         got = inc.summarize(version, "f.py", "f", False)
         assert got.in_graph and got == summarize(version, "f.py", "f", False)
+
+
+def test_a_property_read_follows_an_edit_of_the_base_class_that_defines_it():
+    # `self.beta` runs a getter only while `Base.beta` is a property: the base's edit reaches
+    # the subclass's method, as in the whole file
+    text = textwrap.dedent("""\
+        import torch
+        class Base(torch.nn.Module):
+            @property
+            def beta(self):
+                return self.step.item()
+        class EMA(Base):
+            def forward(self, x):
+                return x * self.beta
+    """)
+    inc = IncrementalSummarizer()
+    assert inc.summarize(text, "f.py", "f", False) == summarize(text, "f.py", "f", False)
+    edited = text.replace("    @property\n", "")
+    assert inc.summarize(edited, "f.py", "f", False) == summarize(edited, "f.py", "f", False)
+    assert inc.summarize(text, "f.py", "f", False) == summarize(text, "f.py", "f", False)
