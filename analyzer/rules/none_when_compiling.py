@@ -141,8 +141,8 @@ class NoneWhenCompiling(Rule):
         fn = self.facts.function
         if fn is None:
             return
-        if node is fn.node.body:
-            self._parameters(fn, node)
+        if node is fn.node.body and not self.analyzer.summary.functions[fn.key].compiled:
+            self._parameters(fn, node)  # a torch.compile'd function's parameters are the user's
         for i, statement in enumerate(node.body):
             if not isinstance(statement, cst.If) or statement.orelse is not None:
                 continue
