@@ -42,6 +42,8 @@ STUDIED = {
     "product_key_memory", "mixture_of_experts", "dadaptation", "pytorch_wavelets",
     "snntorch", "pytorch_msssim", "roma", "pytorch_tcn", "rtdl_revisiting_models.py", "ema_pytorch",
     "lion_pytorch", "lambda_networks", "siren_pytorch", "geoopt", "kymatio", "torchkbnufft",
+    "peft", "botorch", "esm", "nnAudio", "torchdyn", "nflows", "torchquad", "neuralop", "minGRU_pytorch",
+    "gateloop_transformer", "bs_roformer",
 }
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>.+)$')
 _WRAPPERS = ("Encountered graph break when attempting to trace", "Failed to handle graph break gracefully",
