@@ -171,6 +171,9 @@ class FileAnalyzer(cst.CSTVisitor):
         self._checkpoints: list[tuple[Block, cst.For | cst.With]] = []  # blocks whose checkpoint is such a statement
         self._statement: cst.SimpleStatementLine | None = None  # the simple statement being read
         self._nested_code_depth = 0  # inside a lambda or a comprehension: code of its own
+        # inside a generator expression: a break there makes Dynamo run the rest of the frame
+        # eagerly (it cannot rebuild the half-run generator: "Generator reconstruction with mutations")
+        self._generator_depth = 0
         self._stored_subscripts: set[int] = set()  # ids of `a[i]` assigned to (`__setitem__`, not `__getitem__`)
         self._properties: dict[str, frozenset] = {}  # class key -> the names of its `@property` getters
         self._not_read: set[int] = set()  # ids of `obj.attr` called or assigned to: no getter read
@@ -220,7 +223,7 @@ class FileAnalyzer(cst.CSTVisitor):
                          graph_break=graph_break, always=always, severity=severity,
                          unless=self._unless() | self._guarded.get(id(node), frozenset())
                          | self._test_guards.get(id(node), frozenset()),
-                         in_loop=self._loop_depth > 0 or ends_frame)
+                         in_loop=self._loop_depth > 0 or self._generator_depth > 0 or ends_frame)
         bucket.append(cand)
         self._pending.append((cand, node))
         if not always and condition is None:
@@ -686,7 +689,8 @@ class FileAnalyzer(cst.CSTVisitor):
                 calls = calls if len(calls) == len(kind) else []
             for i, el in enumerate(target.elements):
                 if elements is not None and len(elements) == len(target.elements) and not isinstance(el, cst.StarredElement):
-                    self._bind(el.value, self.facts.kind(elements[i].value), elements[i].value)
+                    # `t, T = t_span[0], t_span[-1]` carries each element's kind as `t = t_span[0]` does
+                    self._bind(el.value, self.facts.source_kind(elements[i].value), elements[i].value)
                 elif fields is not None and len(fields) == len(target.elements) and not isinstance(el, cst.StarredElement):
                     self._bind(el.value, fields[i], None)
                 else:
@@ -873,9 +877,11 @@ class FileAnalyzer(cst.CSTVisitor):
 
     def _enter_nested_code(self, node) -> None:
         self._nested_code_depth += 1
+        self._generator_depth += isinstance(node, cst.GeneratorExp)
 
     def _leave_nested_code(self, node) -> None:
         self._nested_code_depth -= 1
+        self._generator_depth -= isinstance(node, cst.GeneratorExp)
 
     def _enter_stack_holder(self, node: cst.For | cst.With) -> None:
         """A `for` keeps its iterator on Dynamo's stack, a `with` its context's exit: Dynamo
@@ -970,7 +976,7 @@ class FileAnalyzer(cst.CSTVisitor):
         for ref in [ref] if ref is not None else self._local_call_refs(node.func):
             site = CallSite(ref=ref, span=None, args=args,
                             keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword},
-                            unless=self._unless(), in_loop=self._loop_depth > 0,
+                            unless=self._unless(), in_loop=self._loop_depth > 0 or self._generator_depth > 0,
                             spreads=any(a.star for a in node.args), falsy=self._falsy_args(node),
                             objects=self._object_args(node),
                             built_here=self._built_here(node.func),
