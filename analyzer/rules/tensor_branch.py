@@ -295,8 +295,11 @@ class TensorBranch(Rule):
             value = self.facts.element_value(node.args[0].value)
             if value.truth_is_data:
                 name = self.facts.qualname(node.func).rpartition(".")[2]
+                # over a generator, Dynamo cannot rebuild it half-run after the break and runs the
+                # rest of the frame eagerly ("Generator reconstruction with mutations")
                 self.report(node, f"`{name}()` reads the truth of each element, {value.kind.value}; "
-                                  f"the graph breaks here", condition=_with_numpy_returns(value.condition))
+                                  f"the graph breaks here", condition=_with_numpy_returns(value.condition),
+                            ends_frame=isinstance(node.args[0].value, cst.GeneratorExp))
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         # `not t` asks for the truth of `t` wherever it stands, in a test or not; a test that
