@@ -1992,13 +1992,14 @@ def _element_class(facts, value: cst.Call, qual: str | None) -> str | None:
 
 
 def _holds_loop(node: cst.CSTNode) -> bool:
-    """Whether a loop or `try` lies in `node`, outside nested functions and classes."""
+    """Whether a loop, a `try` or a generator expression (a break in any of them ends the
+    frame) lies in `node`, outside nested functions and classes."""
     todo = list(node.children)
     while todo:
         n = todo.pop()
-        if isinstance(n, (cst.For, cst.While, cst.Try, cst.TryStar)):
+        if isinstance(n, (cst.For, cst.While, cst.Try, cst.TryStar, cst.GeneratorExp)):
             return True
-        if not isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.BaseExpression)):
+        if not isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             todo.extend(n.children)
     return False
 
