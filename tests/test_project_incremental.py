@@ -415,3 +415,21 @@ def test_an_edit_keeps_the_answers_and_findings_that_read_nothing_it_changed():
     assert kept.values.caches["sources"] == answers  # what `ones` returns was kept
     changed = {**edited, "returns": RETURNS.replace("torch.ones(3)", "3")}  # now a Python int
     assert _lint(changed, kept) == _lint(changed) == []
+
+
+def test_a_function_that_asks_nothing_about_values_keeps_its_inputs_through_an_edit_elsewhere():
+    """Its summary, codes and kept callee list are all it reads: the kept inputs are reused
+    as they are (project_findings.KeptFindings.inputs); one with a condition on a value
+    builds them again, since the answers it read may have been dropped."""
+    kept = Resolutions()
+    names = ("helpers", "model", "returns", "branch")
+    summaries = [summarize_source({"helpers": HELPERS, "model": MODEL, "returns": RETURNS, "branch": BRANCH}[name],
+                                  f"/p/{name}.py", name) for name in names]
+    project_diagnostics(summaries, Settings(), kept)
+    summaries[0] = summarize_source("import os\n" + HELPERS, "/p/helpers.py", "helpers")  # names change, callees stay
+    assert project_diagnostics(summaries, Settings(), kept) == project_diagnostics(summaries, Settings())
+    index = kept.index(summaries)
+    for key, reused in (("returns.ones", True), ("branch.run", False)):
+        inputs = kept.findings._kept[key][0]
+        fs, fn = index.functions[key]
+        assert (kept.findings.inputs(index, key, fs.path, fn, inputs[2]) is inputs) is reused, key
