@@ -86,13 +86,17 @@ class Breaking:
     breaks, unresumable blocks): the calls of a whole project are gathered once, and each
     update walks up the call graph only from the functions that break anew."""
 
-    def __init__(self, found: dict[str, FunctionFindings]) -> None:
+    def __init__(self, found: dict[str, FunctionFindings], sites=None) -> None:
+        """`sites`: callee -> [(caller, that call's callees)] over `found`, where the caller
+        keeps it between runs (project_findings.CallSites); gathered here otherwise."""
         self._found = found
-        self._sites: dict[str, list[tuple[str, list[str]]]] = {}  # callee -> (caller, that call's callees)
-        for key, ff in found.items():
-            for callees in ff.calls:
-                for callee in set(callees):
-                    self._sites.setdefault(callee, []).append((key, callees))
+        if sites is None:
+            sites = {}
+            for key, ff in found.items():
+                for callees in ff.calls:
+                    for callee in set(callees):
+                        sites.setdefault(callee, []).append((key, callees))
+        self._sites = sites
         self.any: set[str] = set()
         self.certain: set[str] = set()
         self.update()
