@@ -333,7 +333,8 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
         made.add(key)
         return _make(rules[code], index.functions[key][0].path, span, message, _chain(index, reached, key))
 
-    breaks = Breaking(found)  # each pass below adds breaks; the next one reads them
+    # each pass below adds breaks; the next one reads them
+    breaks = Breaking(found, kept.call_sites(found) if kept is not None else None)
     add_resume_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make, breaks)
     breaks.update(made)
     add_block_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make_at, breaks)

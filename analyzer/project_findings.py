@@ -18,7 +18,9 @@ whole region's breaks.
 Most reached functions ask no question about values (no "am I compiling" arm, no condition
 on what a value is): for those, the same summary, the same codes and the same kept callee
 list are all their inputs, and the check is three identity tests instead of building the
-inputs again (12,000 functions on transformers' models).
+inputs again (12,000 functions on transformers' models). Which functions call which, for
+the passes that spread breaks up the call graph (loop_skips.Breaking), is kept too, and
+brought up to date only for the functions whose calls were made again.
 """
 from __future__ import annotations
 
@@ -31,6 +33,12 @@ class KeptFindings:
         # key -> (its inputs, its chain's inputs or None, the findings made from them,
         # whether its summary asks no question about values)
         self._kept: dict[str, tuple[tuple, tuple | None, FunctionFindings, bool]] = {}
+        self._sites = CallSites()
+
+    def call_sites(self, found: dict[str, FunctionFindings]) -> "CallSites":
+        """The callers of each function in `found` (this run's findings), for loop_skips.Breaking."""
+        self._sites.update(found)
+        return self._sites
 
     def inputs(self, index: regions.ProjectIndex, key: str, path: str, fn, codes) -> tuple:
         """What the findings loop reads of the project for function `key` (see the docstring),
@@ -87,3 +95,37 @@ def _chain_inputs(index: regions.ProjectIndex, reached: dict, key: str) -> tuple
     """What project._chain reads: the steps from the root, and the root function's position."""
     steps = regions.chain_of(index, reached, key)
     return tuple(steps), index.functions[steps[0][0]][1].span
+
+
+class CallSites:
+    """callee -> [(caller, that call's callees)] over a run's findings, kept per caller while
+    its list of calls is the same object (a kept function's findings share it)."""
+
+    def __init__(self) -> None:
+        self._calls: dict[str, list] = {}  # caller -> its FunctionFindings.calls
+        self._callers: dict[str, dict[str, list]] = {}  # callee -> caller -> the callee lists that hold it
+
+    def update(self, found: dict[str, FunctionFindings]) -> None:
+        for key in [key for key in self._calls if key not in found]:
+            self._remove(key)
+        for key, ff in found.items():
+            was = self._calls.get(key)
+            if was is ff.calls:
+                continue
+            if was is not None:
+                self._remove(key)
+            self._calls[key] = ff.calls
+            for callees in ff.calls:
+                for callee in set(callees):
+                    self._callers.setdefault(callee, {}).setdefault(key, []).append(callees)
+
+    def _remove(self, key: str) -> None:
+        for callees in self._calls.pop(key):
+            for callee in set(callees):
+                callers = self._callers.get(callee)
+                if callers is not None and callers.pop(key, None) is not None and not callers:
+                    del self._callers[callee]
+
+    def get(self, callee: str, default=()) -> list[tuple[str, list[str]]]:
+        callers = self._callers.get(callee)
+        return [(caller, callees) for caller, lists in callers.items() for callees in lists] if callers else default

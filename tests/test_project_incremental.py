@@ -244,6 +244,19 @@ def _reach_differs(kept: Resolutions, summaries) -> bool:
             or last._callers_map is not None and last._callers_map != fresh._callers())
 
 
+def _call_sites_differ(kept: Resolutions) -> bool:
+    """Whether the kept callers of each function (project_findings.CallSites) differ from
+    those gathered afresh from the run's findings, as loop_skips.Breaking gathers them."""
+    fresh: dict[str, list] = {}
+    for key, (_, _, ff, _) in kept.findings._kept.items():
+        for callees in ff.calls:
+            for callee in set(callees):
+                fresh.setdefault(callee, []).append((key, callees))
+    sites = kept.findings._sites
+    return any(sorted(map(repr, sites.get(callee))) != sorted(map(repr, pairs)) for callee, pairs in fresh.items()) or (
+        sites._callers.keys() != fresh.keys())
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_findings_after_name_changing_edits_equal_a_fresh_run(seed):
     rng = random.Random(seed)
@@ -271,6 +284,7 @@ def test_findings_after_name_changing_edits_equal_a_fresh_run(seed):
         assert _passers_differ(kept, summaries) == [], where
         assert _reach_differs(kept, summaries) is False, where
         assert _values_differ(kept, summaries) == [], where
+        assert _call_sites_differ(kept) is False, where
         reused += bool(kept.names.get("resolved"))
 
     assert reused  # the kept caches were in use, not started afresh each time
