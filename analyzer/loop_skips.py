@@ -110,6 +110,10 @@ class Breaking:
         self._spread(seeds, self.any, certain=False)
         self._spread(seeds, self.certain, certain=True)
 
+    def callers_of(self, keys) -> set[str]:
+        """The functions that call one of `keys` (at any call, traced or not)."""
+        return {caller for key in keys for caller, _ in self._sites.get(key, ())}
+
     def _spread(self, seeds: list[str], into: set[str], certain: bool) -> None:
         # Up the call graph from each break once (a whole project reaches tens of thousands of functions).
         todo = [key for key in seeds if key not in into]

@@ -33,9 +33,10 @@ def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], e
     breaks = breaks if breaks is not None else Breaking(found)
     breaking, certain = breaks.any, breaks.certain
     module_inits: set[str] = set()
+    calling = breaks.callers_of(breaking)  # the others: none of their traced calls breaks
     for key in list(found):
-        if found[key].callees.isdisjoint(breaking):
-            continue  # none of its calls breaks (`callees`: what its traced sites run)
+        if key not in calling:
+            continue
         fn = index.functions[key][1]
         for site in fn.calls:
             if site.unless and index.compiling_predicate(site.unless):
