@@ -31,8 +31,9 @@ from tclint.analyzer.loop_skips import FunctionFindings
 class KeptFindings:
     def __init__(self) -> None:
         # key -> (its inputs, its chain's inputs or None, the findings made from them,
-        # whether its summary asks no question about values)
-        self._kept: dict[str, tuple[tuple, tuple | None, FunctionFindings, bool]] = {}
+        # whether its summary asks no question about values, the compiled region its chain
+        # was last checked against)
+        self._kept: dict[str, tuple[tuple, tuple | None, FunctionFindings, bool, dict]] = {}
         self._sites = CallSites()
 
     def call_sites(self, found: dict[str, FunctionFindings]) -> "CallSites":
@@ -65,8 +66,12 @@ class KeptFindings:
         kept = self._kept.get(key)
         if kept is None or kept[0] is not inputs and not _same(kept[0], inputs):
             return None
-        if kept[2].own and kept[1] != _chain_inputs(index, reached, key):
-            return None
+        if kept[2].own and kept[4] is not reached:
+            # The same region (project_reach.KeptReach gives the last one back while every
+            # reached function, its roots' positions too, stands) gives the same chain.
+            if kept[1] != _chain_inputs(index, reached, key):
+                return None
+            self._kept[key] = (*kept[:4], reached)
         ff = kept[2]
         return FunctionFindings(own=list(ff.own), loop_calls=list(ff.loop_calls), calls=ff.calls, forks=ff.forks)
 
@@ -77,7 +82,7 @@ class KeptFindings:
         asks_nothing = not any(cand.unless or cand.condition is not None for cand in fn.candidates) and not any(
             site.unless for site in fn.calls)
         self._kept[key] = (inputs, chain, FunctionFindings(own=list(ff.own), loop_calls=list(ff.loop_calls),
-                                                            calls=ff.calls, forks=ff.forks), asks_nothing)
+                                                            calls=ff.calls, forks=ff.forks), asks_nothing, reached)
 
     def keep_only(self, reached: dict) -> None:
         """Forget the functions no longer reached."""

@@ -248,7 +248,7 @@ def _call_sites_differ(kept: Resolutions) -> bool:
     """Whether the kept callers of each function (project_findings.CallSites) differ from
     those gathered afresh from the run's findings, as loop_skips.Breaking gathers them."""
     fresh: dict[str, list] = {}
-    for key, (_, _, ff, _) in kept.findings._kept.items():
+    for key, (_, _, ff, *_) in kept.findings._kept.items():
         for callees in ff.calls:
             for callee in set(callees):
                 fresh.setdefault(callee, []).append((key, callees))
