@@ -15,25 +15,27 @@ most edits) gets a copy of the last run's findings; the later passes (resume bre
 unresumable blocks, loop skips) run over every function as before, since they read the
 whole region's breaks.
 
-Most reached functions ask no question about values (no "am I compiling" arm, no condition
-on what a value is): for those, the same summary, the same codes and the same kept callee
-list are all their inputs, and the check is three identity tests instead of building the
-inputs again (12,000 functions on transformers' models). Which functions call which, for
+For the check, each function keeps the answers about values its summary asks for (none for
+most: no "am I compiling" arm, no condition on what a value is). While none of them was
+dropped since (KeptValues.dropped, its generation), the same summary, the same codes and the
+same kept callee list are all that can change its inputs, and the check is a few identity
+tests instead of building the inputs again (12,000 functions on transformers' models). Which functions call which, for
 the passes that spread breaks up the call graph (loop_skips.Breaking), is kept too, and
 brought up to date only for the functions whose calls were made again.
 """
 from __future__ import annotations
 
 from tclint.analyzer import regions
+from tclint.analyzer.call_refs import LeftNone
 from tclint.analyzer.loop_skips import FunctionFindings
 
 
 class KeptFindings:
     def __init__(self) -> None:
-        # key -> (its inputs, its chain's inputs or None, the findings made from them,
-        # whether its summary asks no question about values, the compiled region its chain
-        # was last checked against)
-        self._kept: dict[str, tuple[tuple, tuple | None, FunctionFindings, bool, dict]] = {}
+        # key -> (its inputs, its chain's inputs or None, the findings made from them, the
+        # answers about values its summary asks for with their generation (None: some are
+        # not kept answers), the compiled region its chain was last checked against)
+        self._kept: dict[str, tuple[tuple, tuple | None, FunctionFindings, tuple | None, dict]] = {}
         self._sites = CallSites()
 
     def call_sites(self, found: dict[str, FunctionFindings]) -> "CallSites":
@@ -45,8 +47,9 @@ class KeptFindings:
         """What the findings loop reads of the project for function `key` (see the docstring),
         less its chain. The kept inputs themselves where they certainly stand."""
         kept = self._kept.get(key)
-        if (kept is not None and kept[3] and kept[0][0] is fn and kept[0][1] == path
-                and (kept[0][2] is codes or kept[0][2] == codes) and index.site_callees(key, fn) is kept[0][3]):
+        if (kept is not None and kept[3] is not None and kept[0][0] is fn and kept[0][1] == path
+                and (kept[0][2] is codes or kept[0][2] == codes) and index.site_callees(key, fn) is kept[0][3]
+                and _answers_stand(index, kept[3])):
             return kept[0]
         candidates = tuple((bool(cand.unless) and index.compiling_predicate(cand.unless),
                             index.tensor_source(cand.condition) if cand.condition is not None else None)
@@ -78,16 +81,36 @@ class KeptFindings:
     def put(self, index: regions.ProjectIndex, reached: dict, key: str, inputs: tuple, ff: FunctionFindings) -> None:
         """Keeps a copy of `ff` as the loop made it (later passes add to the run's own)."""
         chain = _chain_inputs(index, reached, key) if ff.own else None
-        fn = inputs[0]
-        asks_nothing = not any(cand.unless or cand.condition is not None for cand in fn.candidates) and not any(
-            site.unless for site in fn.calls)
         self._kept[key] = (inputs, chain, FunctionFindings(own=list(ff.own), loop_calls=list(ff.loop_calls),
-                                                            calls=ff.calls, forks=ff.forks), asks_nothing, reached)
+                                                            calls=ff.calls, forks=ff.forks), _questions(index, inputs[0]), reached)
 
     def keep_only(self, reached: dict) -> None:
         """Forget the functions no longer reached."""
         for key in [key for key in self._kept if key not in reached]:
             del self._kept[key]
+
+
+def _questions(index, fn) -> tuple | None:
+    """(the generation of the kept answers, the answers `fn`'s candidates and call sites ask
+    for); None where one is not a kept answer (whether a parameter is left None)."""
+    values = getattr(index, "values", None)
+    if values is None:
+        return None
+    asked = set()
+    for unless, condition in [(cand.unless, cand.condition) for cand in fn.candidates] + [
+            (site.unless, None) for site in fn.calls]:
+        for ref in unless or ():
+            if isinstance(ref, LeftNone):
+                return None
+            asked.add(("compiling", ref))
+        if condition is not None:
+            asked.add(("sources", condition))
+    return values.generation, frozenset(asked)
+
+
+def _answers_stand(index, questions: tuple) -> bool:
+    values = index.values
+    return questions[0] == values.generation and (not questions[1] or questions[1].isdisjoint(values.dropped))
 
 
 def _same(kept: tuple, now: tuple) -> bool:

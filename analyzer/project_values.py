@@ -29,13 +29,21 @@ class KeptValues:
         self.groups = Groups()
         self._roots: set[str] | None = None  # the entry points the kept answers were worked out with
         self._callers: dict | None = None  # ... and the callers map
+        self.generation = 0  # how many times every answer was dropped at once
+        self.dropped: set[tuple] = set()  # the answers dropped since the run began
 
     def reset(self) -> None:
+        generation = self.generation
         self.__init__()
+        self.generation = generation + 1
+
+    def begin_run(self) -> None:
+        self.dropped = set()
 
     def drop(self, names: set) -> int:
         """Drop the answers that read one of `names`; how many."""
         hit = self.groups.take(names)
+        self.dropped.update(hit)
         for entry in hit:
             self.caches[entry[0]].pop(entry[1], None)
             self.reads.pop(entry, None)

@@ -65,6 +65,7 @@ class Resolutions:
                     changed.append((known[0], fs))
         fresh = order != self._order
         self._order, self._by_path = order, by_path
+        self.values.begin_run()
         if fresh:
             self.names, self.reads, self.groups = {}, {}, Groups()
             self.values.reset()

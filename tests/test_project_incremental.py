@@ -431,10 +431,10 @@ def test_an_edit_keeps_the_answers_and_findings_that_read_nothing_it_changed():
     assert _lint(changed, kept) == _lint(changed) == []
 
 
-def test_a_function_that_asks_nothing_about_values_keeps_its_inputs_through_an_edit_elsewhere():
-    """Its summary, codes and kept callee list are all it reads: the kept inputs are reused
-    as they are (project_findings.KeptFindings.inputs); one with a condition on a value
-    builds them again, since the answers it read may have been dropped."""
+def test_kept_inputs_are_reused_while_the_answers_about_values_they_asked_for_stand():
+    """A function's summary, codes, kept callee list and the kept answers its summary asks
+    for are all it reads: while none of those answers was dropped, its kept inputs are
+    reused as they are (project_findings.KeptFindings.inputs)."""
     kept = Resolutions()
     names = ("helpers", "model", "returns", "branch")
     summaries = [summarize_source({"helpers": HELPERS, "model": MODEL, "returns": RETURNS, "branch": BRANCH}[name],
@@ -442,8 +442,13 @@ def test_a_function_that_asks_nothing_about_values_keeps_its_inputs_through_an_e
     project_diagnostics(summaries, Settings(), kept)
     summaries[0] = summarize_source("import os\n" + HELPERS, "/p/helpers.py", "helpers")  # names change, callees stay
     assert project_diagnostics(summaries, Settings(), kept) == project_diagnostics(summaries, Settings())
-    index = kept.index(summaries)
-    for key, reused in (("returns.ones", True), ("branch.run", False)):
+
+    def reused(index, key):
         inputs = kept.findings._kept[key][0]
         fs, fn = index.functions[key]
-        assert (kept.findings.inputs(index, key, fs.path, fn, inputs[2]) is inputs) is reused, key
+        return kept.findings.inputs(index, key, fs.path, fn, inputs[2]) is inputs
+
+    index = kept.index(summaries)
+    assert reused(index, "returns.ones") and reused(index, "branch.run")  # `if ones(x)`: its answer stands
+    summaries[2] = summarize_source(RETURNS.replace("torch.ones(3)", "3"), "/p/returns.py", "returns")
+    assert not reused(kept.index(summaries), "branch.run")  # what `ones` returns was dropped
