@@ -322,7 +322,7 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
         if kept is not None:
             kept.put(index, reached, key, inputs, ff)
     if kept is not None:
-        kept.keep_only(reached)
+        kept.keep_only(found)
     made: set[str] = set()  # the functions the passes below add findings to
 
     def make(code, key, site, message):

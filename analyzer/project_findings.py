@@ -84,9 +84,9 @@ class KeptFindings:
         self._kept[key] = (inputs, chain, FunctionFindings(own=list(ff.own), loop_calls=list(ff.loop_calls),
                                                             calls=ff.calls, forks=ff.forks), _questions(index, inputs[0]), reached)
 
-    def keep_only(self, reached: dict) -> None:
-        """Forget the functions no longer reached."""
-        for key in [key for key in self._kept if key not in reached]:
+    def keep_only(self, found: dict) -> None:
+        """Forget the functions this run made no findings for (no longer reached, or disabled)."""
+        for key in [key for key in self._kept if key not in found]:
             del self._kept[key]
 
 
