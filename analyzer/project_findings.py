@@ -26,7 +26,7 @@ brought up to date only for the functions whose calls were made again.
 from __future__ import annotations
 
 from tclint.analyzer import regions
-from tclint.analyzer.call_refs import LeftNone
+from tclint.analyzer.call_refs import LeftFalsy
 from tclint.analyzer.loop_skips import FunctionFindings
 
 
@@ -92,7 +92,7 @@ class KeptFindings:
 
 def _questions(index, fn) -> tuple | None:
     """(the generation of the kept answers, the answers `fn`'s candidates and call sites ask
-    for); None where one is not a kept answer (whether a parameter is left None)."""
+    for); None where one is not a kept answer (whether a parameter is left falsy)."""
     values = getattr(index, "values", None)
     if values is None:
         return None
@@ -100,7 +100,7 @@ def _questions(index, fn) -> tuple | None:
     for unless, condition in [(cand.unless, cand.condition) for cand in fn.candidates] + [
             (site.unless, None) for site in fn.calls]:
         for ref in unless or ():
-            if isinstance(ref, LeftNone):
+            if isinstance(ref, LeftFalsy):
                 return None
             asked.add(("compiling", ref))
         if condition is not None:
