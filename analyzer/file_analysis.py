@@ -36,7 +36,7 @@ from tclint.analyzer.summary import (
 )
 from tclint.analyzer.training_paths import NOTE as TRAINING_NOTE
 from tclint.analyzer.training_paths import training_only_block
-from tclint.analyzer.tree_walk import TRIVIA, walk
+from tclint.analyzer.tree_walk import TRIVIA, children, walk
 
 COMPILE_NAMES = frozenset({"torch.compile"})
 CONTEXT_MANAGER_DECORATOR = "contextlib.contextmanager"
@@ -1994,13 +1994,13 @@ def _element_class(facts, value: cst.Call, qual: str | None) -> str | None:
 def _holds_loop(node: cst.CSTNode) -> bool:
     """Whether a loop, a `try` or a generator expression (a break in any of them ends the
     frame) lies in `node`, outside nested functions and classes."""
-    todo = list(node.children)
+    todo = children(node)
     while todo:
         n = todo.pop()
         if isinstance(n, (cst.For, cst.While, cst.Try, cst.TryStar, cst.GeneratorExp)):
             return True
         if not isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            todo.extend(n.children)
+            todo.extend(children(n))
     return False
 
 # The method an operator runs on an object of a class (`__matmul__` and `__invert__`: Dynamo

@@ -81,3 +81,19 @@ def _visited_fields(node_type: type) -> tuple[str, ...] | None:
             fields.append(call.args[1].value)
     return tuple(fields)
 
+
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """`node.children` in source order, less whitespace and punctuation, without libcst's
+    cost of building the list through a visit."""
+    fields = visited_fields(type(node))
+    if fields is None:
+        return list(node.children)
+    out = []
+    for field in fields:
+        value = getattr(node, field)
+        kind = type(value)
+        if kind is tuple or kind is list:
+            out.extend(c for c in value if type(c) not in TRIVIA)
+        elif value is not None and kind is not cst.MaybeSentinel and kind not in TRIVIA:
+            out.append(value)
+    return out

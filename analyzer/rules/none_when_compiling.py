@@ -6,7 +6,7 @@ from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import target_names
 from tclint.analyzer.rules.base import Example, Rule
-from tclint.analyzer.tree_walk import TRIVIA, visited_fields
+from tclint.analyzer.tree_walk import children
 from tclint.analyzer.value_text import value_text
 
 _STATEMENTS = frozenset(t for t in vars(cst).values() if isinstance(t, type) and issubclass(
@@ -253,7 +253,7 @@ class NoneWhenCompiling(Rule):
         found = self._statement_names.get(id(statement))
         if found is None:
             names: set[str] = set()
-            stack = _children(statement)
+            stack = children(statement)
             while stack:
                 node = stack.pop()
                 if type(node) is cst.Name:
@@ -261,7 +261,7 @@ class NoneWhenCompiling(Rule):
                 elif type(node) in _STATEMENTS:
                     names |= self._names(node)
                 else:
-                    stack.extend(_children(node))
+                    stack.extend(children(node))
             found = self._statement_names[id(statement)] = frozenset(names)
         return found
 
@@ -284,7 +284,7 @@ def _names_in(node: cst.CSTNode) -> set[str]:
         if type(child) is cst.Name:
             names.add(child.value)
         else:
-            stack.extend(_children(child))
+            stack.extend(children(child))
     return names
 
 
@@ -315,7 +315,7 @@ def _mentions(node: cst.CSTNode, name: str, names=None) -> list[tuple[cst.Name, 
     found = []
 
     def walk(parent: cst.CSTNode) -> None:
-        for child in _children(parent):
+        for child in children(parent):
             if child is getattr(parent, "attr", None) or child is getattr(parent, "keyword", None):
                 continue  # `obj.mask`, `f(mask=...)`: a field or a keyword, not the variable
             if names is not None and type(child) in _STATEMENTS and name not in names(child):
@@ -338,24 +338,7 @@ def _mentions(node: cst.CSTNode, name: str, names=None) -> list[tuple[cst.Name, 
 
 
 def _mentions_anywhere(node: cst.CSTNode, name: str) -> bool:
-    return any(isinstance(c, cst.Name) and c.value == name or _mentions_anywhere(c, name) for c in _children(node))
-
-
-def _children(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """`node.children` in source order, less whitespace and punctuation, without libcst's
-    cost of building the list through a visit."""
-    fields = visited_fields(type(node))
-    if fields is None:
-        return list(node.children)
-    out = []
-    for field in fields:
-        value = getattr(node, field)
-        kind = type(value)
-        if kind is tuple or kind is list:
-            out.extend(c for c in value if type(c) not in TRIVIA)
-        elif value is not None and kind is not cst.MaybeSentinel and kind not in TRIVIA:
-            out.append(value)
-    return out
+    return any(isinstance(c, cst.Name) and c.value == name or _mentions_anywhere(c, name) for c in children(node))
 
 
 def _raising_use(name_node: cst.CSTNode, parent: cst.CSTNode, facts) -> cst.CSTNode | None:
