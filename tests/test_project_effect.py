@@ -79,3 +79,31 @@ def test_the_server_answers_such_an_edit_from_the_last_run_in_both_directions(tm
     index.set_buffer(model, MODEL.format(line="STORE = Store()"))
     index.diagnostics(key)
     assert runs == [1]
+
+
+HELPER = '''import torch
+
+
+def scale(x, w=None):
+    {use}
+    return x
+
+
+def run(x, w=None):
+    {call}
+'''
+
+
+@pytest.mark.parametrize("call, same", [
+    ("return scale(x, w)", True),  # no call passes a None under torch.compile: TC239 waits for nothing
+    ("if w is None and not torch.compiler.is_compiling():\n        w = x\n    return scale(x, w)", False),
+])
+def test_a_first_use_of_a_parameter_edited_is_no_change_while_no_call_passes_none_under_compile(call, same):
+    # `y = w` -> `y = w + 0`: the first use of `w` now fails on None (a TC239 finding that waits
+    # for a caller passing None while compiling); it matters only if some call does.
+    files = [summarize_source(HELPER.format(use="y = w", call=call), "/p/helper.py", "helper")]
+    edited = summarize_source(HELPER.format(use="y = w + 0", call=call), "/p/helper.py", "helper")
+    assert files[0] != edited
+    assert same_in_effect(files[0], edited, files, key_tables(files)) is same
+    if same:
+        assert project_diagnostics(files, Settings()) == project_diagnostics([edited], Settings())
