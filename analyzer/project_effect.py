@@ -6,20 +6,20 @@ a method of `x`, may run). Most such values are of calls outside the project:
 the entry. An edit that only adds, drops or changes such entries (`... or None`) leaves
 every finding as it was, and the project phase need not run again.
 
-So does an edit that only adds, drops or moves a finding that waits for a caller passing
-None under torch.compile (TC239 through calls, `NoneArg`) while no call in the project
-passes any such None: editing a parameter's first use (`value` -> `value + 0`) is common.
+So does an edit that only adds, drops or moves findings that wait for a caller passing None
+under torch.compile (TC239 through calls, `NoneArg`) in functions that no compiled call can
+pass such a None (NoneReceivers): editing a parameter's first use (`value` -> `value + 0`)
+is common.
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
 
 from tclint.analyzer.call_refs import Named, NoneArg, Returned
 from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.summary import FileSummary
 
-_OTHER_FIELDS = tuple(f.name for f in dataclasses.fields(FileSummary) if f.name != "callable_tables")
+_FIELDS = tuple(f.name for f in dataclasses.fields(FileSummary))
 
 
 # What ProjectIndex builds over every file and only reads after: shared with the kept ones.
@@ -27,13 +27,16 @@ _SHARED = ("defs_by_name", "aliases")
 
 
 def same_in_effect(old: FileSummary, new: FileSummary, files: list[FileSummary], tables: tuple,
-                   kept: dict | None = None) -> bool:
+                   kept: dict | None = None, receivers: frozenset[str] | None = None) -> bool:
     """Whether `new` (the file `old` was) changes nothing the project phase works out.
     `files` and `tables` (project_tables.key_tables) are the project with `old` in it;
-    `kept`: the name caches of its last index (resolutions.Resolutions.names), if any."""
-    if any(getattr(old, name) != getattr(new, name) for name in _OTHER_FIELDS):
-        if old.functions == new.functions or not _same_but_inert(old, new, files):
-            return False
+    `kept`: the name caches of its last index (resolutions.Resolutions.names), if any;
+    `receivers`: NoneReceivers.last of its last project phase, if known."""
+    differ = {name for name in _FIELDS if getattr(old, name) != getattr(new, name)}
+    if differ - {"functions", "callable_tables"}:
+        return False
+    if "functions" in differ and (receivers is None or not _waits_only_in(old, new, receivers)):
+        return False
     names = {name for name in old.callable_tables.keys() | new.callable_tables.keys()
              if old.callable_tables.get(name) != new.callable_tables.get(name)}
     if not names:
@@ -59,42 +62,74 @@ def same_in_effect(old: FileSummary, new: FileSummary, files: list[FileSummary],
     return True
 
 
-def _same_but_inert(old: FileSummary, new: FileSummary, files: list[FileSummary]) -> bool:
-    """`old` and `new` differ only in their functions' findings that wait for a None passed
-    under torch.compile, and no call of the project (nor of `new`) passes one."""
-    if any(getattr(old, name) != getattr(new, name) for name in _OTHER_FIELDS if name != "functions"):
+class NoneReceivers:
+    """The functions that a call of the compiled region (`index.reached`) may pass a None
+    under torch.compile (CallSite.none_args): a None it makes, or one passed on from a
+    function that receives one. A finding waiting for such a None (NoneArg) in any other
+    function does not hold (ProjectIndex._caller_passing_none finds no caller). Each file's
+    calls that pass one are kept while its summary is the same object: a workspace has
+    a million call sites, a few hundred of them such calls."""
+
+    def __init__(self) -> None:
+        self._sites: dict[str, tuple[FileSummary, list]] = {}  # path -> (summary, [(function, site)])
+        self.last: frozenset[str] | None = None  # of the last run
+
+    def found(self, index: ProjectIndex) -> None:
+        reached = index.reached or set()
+        receivers: set[str] = set()
+        passed_on: dict[str, list] = {}  # function -> the calls passing on a None it receives
+        for key, site in self._passing(index.files):
+            if key not in reached:
+                continue
+            for _, condition in site.none_args:
+                if _waits_for_none_arg(condition):
+                    for ref in condition:
+                        passed_on.setdefault(ref.function, []).append(site.ref)
+                else:  # always, or while a compiling test holds (taken to)
+                    receivers.update(index.resolve_ref(site.ref))
+        todo = list(receivers)
+        while todo:
+            for ref in passed_on.pop(todo.pop(), ()):
+                fresh = [key for key in index.resolve_ref(ref) if key not in receivers]
+                receivers.update(fresh)
+                todo += fresh
+        self.last = frozenset(receivers)
+
+    def _passing(self, files: list[FileSummary]):
+        kept: dict[str, tuple[FileSummary, list]] = {}
+        for fs in files:
+            known = self._sites.get(fs.path)
+            if known is None or known[0] is not fs:
+                known = (fs, [(fn.key, site) for fn in fs.functions.values() for site in fn.calls if site.none_args])
+            kept[fs.path] = known
+            yield from known[1]
+        self._sites = kept
+
+
+def _waits_for_none_arg(condition: frozenset) -> bool:
+    return bool(condition) and all(isinstance(ref, NoneArg) for ref in condition)
+
+
+def _waits_only_in(old: FileSummary, new: FileSummary, receivers: frozenset[str]) -> bool:
+    """The functions of `old` and `new` differ only in findings that wait for a None passed
+    to a function outside `receivers`."""
+    if old.functions.keys() != new.functions.keys():
         return False
-    if len(_PASSES_NONE) > len(files) + 64:  # keep only the project's summaries alive
-        alive = {id(summary) for summary in files}
-        for gone in [k for k in _PASSES_NONE if k not in alive]:
-            del _PASSES_NONE[gone]
-    if old.functions.keys() != new.functions.keys() or _passes_none(new) or any(map(_passes_none, files)):
-        return False
-    return all(before == new.functions[key] or _live(before) == _live(new.functions[key])
-               for key, before in old.functions.items())
+    for key, before in old.functions.items():
+        after = new.functions[key]
+        if before == after:
+            continue
+        waiting = [c for c in before.candidates + after.candidates if _waits_for_none_arg(c.condition)]
+        if any(ref.function in receivers for c in waiting for ref in c.condition):
+            return False
+        if dataclasses.replace(before, candidates=_live(before)) != dataclasses.replace(after, candidates=_live(after)):
+            return False
+    return True
 
 
-def _live(fn):
-    """`fn` less its findings that wait for a None passed under torch.compile."""
-    out = copy.copy(fn)
-    out.candidates = [c for c in fn.candidates
-                      if not c.condition or not all(isinstance(r, NoneArg) for r in c.condition)]
-    return out
-
-
-_PASSES_NONE: dict[int, tuple[FileSummary, bool]] = {}  # id(summary) -> (it, whether it does)
-
-
-def _passes_none(summary: FileSummary) -> bool:
-    """Whether a call in the file passes a value that is None under torch.compile, other than
-    a parameter of its own passed on (None only if a call of its function passes one)."""
-    kept = _PASSES_NONE.get(id(summary))
-    if kept is None or kept[0] is not summary:
-        sites = [site for fn in summary.functions.values() for site in fn.calls] + summary.module_calls
-        kept = _PASSES_NONE[id(summary)] = (summary, any(
-            not condition or not all(isinstance(r, NoneArg) for r in condition)
-            for site in sites for _, condition in site.none_args))
-    return kept[1]
+def _live(fn) -> list:
+    """`fn`'s findings less those that wait for a None passed under torch.compile."""
+    return [c for c in fn.candidates if not _waits_for_none_arg(c.condition)]
 
 
 def _runs_nothing(index: ProjectIndex, value) -> bool:

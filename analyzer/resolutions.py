@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tclint.analyzer.project_effect import NoneReceivers
 from tclint.analyzer.project_findings import KeptFindings
 from tclint.analyzer.project_reach import KeptReach
 from tclint.analyzer.project_reads import EVERYTHING, SUBCLASSES, Groups, TrackedIndex
@@ -46,6 +47,7 @@ class Resolutions:
         self.region = KeptReach()  # the compiled region, kept while what it read stands
         self.values = KeptValues()  # answers about values, kept while what they read stands
         self.findings = KeptFindings()  # each reached function's own findings, kept while what they read stands
+        self.none_receivers = NoneReceivers()
 
     def index(self, files: list[FileSummary]) -> TrackedIndex:
         """A project index of `files` that starts from what still holds of the last one."""
@@ -89,6 +91,7 @@ class Resolutions:
     def region_found(self, index: TrackedIndex) -> None:
         """The run's compiled region and roots are set on `index`: see KeptValues.region_found."""
         self.values.region_found(index)
+        self.none_receivers.found(index)
 
     def keep(self, names: dict[str, Any]) -> None:
         """The caches of the index just used (ProjectIndex.name_caches), for the next run."""

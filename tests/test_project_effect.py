@@ -10,6 +10,7 @@ from tclint.analyzer.config import Settings
 from tclint.analyzer.project import project_diagnostics
 from tclint.analyzer.project_effect import same_in_effect
 from tclint.analyzer.project_tables import key_tables
+from tclint.analyzer.resolutions import Resolutions
 from tclint.server.workspace_index import WorkspaceIndex
 
 MODEL = '''import logging
@@ -89,21 +90,38 @@ def scale(x, w=None):
     return x
 
 
+def other(x, w=None):
+    return x
+
+
+def mid(x, w=None):
+    return {callee}(x, w)
+
+
+@torch.compile
 def run(x, w=None):
-    {call}
+    if w is None and not torch.compiler.is_compiling():
+        w = x
+    return {call}
 '''
 
 
-@pytest.mark.parametrize("call, same", [
-    ("return scale(x, w)", True),  # no call passes a None under torch.compile: TC239 waits for nothing
-    ("if w is None and not torch.compiler.is_compiling():\n        w = x\n    return scale(x, w)", False),
+@pytest.mark.parametrize("call, callee, same", [
+    ("x", "scale", True),  # no call passes a None under torch.compile: TC239 waits for nothing
+    ("scale(x, w)", "scale", False),  # `w` is None while compiling and reaches scale
+    ("mid(x, w)", "scale", False),  # through mid, which passes its `w` on
+    ("mid(x, w)", "other", True),  # mid passes it to another function
+    ("other(x, w)", "scale", True),
 ])
-def test_a_first_use_of_a_parameter_edited_is_no_change_while_no_call_passes_none_under_compile(call, same):
+def test_a_first_use_of_a_parameter_edited_is_no_change_while_no_call_passes_it_none_under_compile(
+        call, callee, same):
     # `y = w` -> `y = w + 0`: the first use of `w` now fails on None (a TC239 finding that waits
-    # for a caller passing None while compiling); it matters only if some call does.
-    files = [summarize_source(HELPER.format(use="y = w", call=call), "/p/helper.py", "helper")]
-    edited = summarize_source(HELPER.format(use="y = w + 0", call=call), "/p/helper.py", "helper")
+    # for a caller passing None while compiling); it matters only if some compiled call does.
+    source = HELPER.format(call=call, callee=callee, use="{use}")
+    files = [summarize_source(source.format(use="y = w"), "/p/helper.py", "helper")]
+    edited = summarize_source(source.format(use="y = w + 0"), "/p/helper.py", "helper")
     assert files[0] != edited
-    assert same_in_effect(files[0], edited, files, key_tables(files)) is same
-    if same:
-        assert project_diagnostics(files, Settings()) == project_diagnostics([edited], Settings())
+    resolutions = Resolutions()
+    before = project_diagnostics(files, Settings(), resolutions)
+    assert same_in_effect(files[0], edited, files, key_tables(files), receivers=resolutions.none_receivers.last) is same
+    assert (before == project_diagnostics([edited], Settings())) is same
