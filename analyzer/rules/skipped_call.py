@@ -23,8 +23,9 @@ class SkippedCall(Rule):
     (`sys._getframe`, `inspect.currentframe`, `importlib.import_module`, `pickle.dumps`,
     `bisect.bisect`, `hashlib`, `linecache`, `pickle`), objects it cannot build (`numpy.random.SeedSequence`,
     `types.SimpleNamespace`), methods of objects it cannot trace (`self.rng.normal()` on a
-    NumPy `default_rng()` built in `__init__`) and torch functions its trace rules mark as skipped
-    (`torch.jit.isinstance`, `torch.typename`), and NumPy functions that `torch._numpy`, through
+    NumPy `default_rng()` built in `__init__`), torch functions and classes its trace rules mark
+    as skipped (`torch.jit.isinstance`, `torch.typename`, `torch.quasirandom.SobolEngine` and its
+    `draw()`), and NumPy functions that `torch._numpy`, through
     which Dynamo traces NumPy, does not implement (`np.asanyarray`, `np.nanmean`, `np.isin`,
     read off Dynamo's own map by `tools/numpy_support.py`). The verdicts come from a table made by running
     each call under Dynamo (one per torch version, `tools/probe_dynamo.py`) and from the
@@ -202,6 +203,15 @@ class SkippedCall(Rule):
             def f(x):
                 seeds = np.random.SeedSequence(0)
                 return x + 1, seeds
+        """, call="f(torch.randn(3))"),
+        # torch.quasirandom is a module Dynamo skips: building the engine and drawing from it both break
+        Example("""
+            import torch
+            from torch.quasirandom import SobolEngine
+            @torch.compile
+            def f(x):
+                engine = SobolEngine(dimension=3, scramble=True, seed=0)
+                return x + engine.draw(1)
         """, call="f(torch.randn(3))"),
         # a method of an object built by a call the table knows: "numpy.random.SeedSequence().generate_state"
         Example("""

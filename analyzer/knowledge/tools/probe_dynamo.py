@@ -297,6 +297,10 @@ CASES: list[tuple[str, str, str]] = [
     ("torch.get_rng_state", "torch.get_rng_state()", ""),
     ("torch.random.fork_rng", "torch.random.fork_rng()", ""),
     ("torch.Generator", "torch.Generator()", ""),
+    # quasi-random draws (botorch's QMC samplers): torch.quasirandom is a module Dynamo skips
+    ("torch.quasirandom.SobolEngine", "torch.quasirandom.SobolEngine(3)", ""),
+    *[(f"torch.quasirandom.SobolEngine().{m}", f"SOBOL.{m}({a})", "SOBOL = torch.quasirandom.SobolEngine(3)")
+      for m, a in (("draw", "2"), ("draw_base2", "1"), ("fast_forward", "2"), ("reset", ""))],
     # a sparse tensor built in compiled code (torchkbnufft's interpolation matrices)
     ("torch.sparse_coo_tensor", "s = torch.sparse_coo_tensor(torch.tensor([[0, 1], [1, 2]]), x[:2], (3, 3))", ""),
     ("torch.sparse_csr_tensor",
