@@ -968,6 +968,8 @@ class Facts:
             return BOOL_TENSOR if qual == "torch.BoolTensor" else TENSOR
         if qual in ("torch.dtype", "torch.device", "torch.Size"):
             return STATIC
+        if qual in ("torch.nn.Module", "torch.nn.modules.module.Module"):
+            return MODULE
         if "." in qual and self.is_project_name(qual):
             return frozenset((refs.TensorType(qual),))  # perhaps an alias of torch.Tensor
         return UNKNOWN
