@@ -5,7 +5,8 @@ frames on the way hold. Two things have nothing to rebuild them from:
 - an object the compiled function built itself (`s = Stepper(); s.run(x)`, or `s = make()`
   where `make` returns `Stepper()`): the call site breaks too ("Reconstruction failure",
   rule TC225) and Dynamo runs the rest of that frame eagerly; an object passed in, a
-  module-level one, or an nn.Module is rebuilt fine;
+  module-level one, an nn.Module, or one whose `__init__` breaks (built eagerly, then an
+  input of the resumed frame) is rebuilt fine;
 - an nn.Module still being built (`Scale(t)` whose `__init__` breaks): every
   `super().__init__()` of its class chain breaks ("Uninitialized nn.Module", rule TC226),
   and so do those of the modules that `__init__` builds.
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from tclint.analyzer.call_refs import Named, ReturnedMethod, SuperMethod
+from tclint.analyzer.call_refs import Method, Named, ReturnedMethod, SuperMethod
 from tclint.analyzer.loop_skips import Breaking, FunctionFindings
 from tclint.analyzer.regions import ProjectIndex
 
@@ -45,7 +46,7 @@ def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], e
             if not callees:
                 continue
             built = site.built_here or isinstance(site.ref, ReturnedMethod) and index.built_by(site.ref.call)
-            if built and enabled(REBUILT_OBJECT_CALL, key):
+            if built and enabled(REBUILT_OBJECT_CALL, key) and not _built_eagerly(index, site.ref, breaking):
                 plain = [c for c in callees if _plain_class_method(index, c)]
                 if plain:
                     name = index.short_name(plain[0])
@@ -69,6 +70,15 @@ def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], e
                         todo.append(c)
     for init in sorted(causes):
         _flag_super_inits(index, found, init, causes[init], enabled, make)
+
+
+def _built_eagerly(index: ProjectIndex, ref, breaking: set[str]) -> bool:
+    """`s = S(); s.run(x)` where `S.__init__` breaks: Dynamo runs the construction eagerly and
+    resumes with the object as an input of the resumed frame, which it rebuilds fine."""
+    if not isinstance(ref, Method):
+        return False
+    inits = index.resolve_ref(Method(ref.cls, "__init__"))
+    return bool(inits) and all(k in breaking for k in inits)
 
 
 def _plain_class_method(index: ProjectIndex, key: str) -> bool:

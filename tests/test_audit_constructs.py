@@ -729,6 +729,32 @@ CASES = {
                 x = x + 1
             return x
     """, "f(torch.ones(3, 2))", [("TC101", 12), ("TC302", 15), ("TC101", 16)]),
+    # An object whose `__init__` breaks is built eagerly: Dynamo resumes with it as an input,
+    # so calling its breaking method is no second break (botorch `NormalQMCEngine(...).draw`,
+    # utils/sampling.py:142, whose `__init__` builds a SobolEngine); an object built without a
+    # break still is ("Reconstruction failure", TC225).
+    "constructor-that-breaks-builds-the-object-eagerly": ("""
+        import torch
+        class Sobol:
+            def __init__(self):
+                self.engine = torch.quasirandom.SobolEngine(3)
+            def draw(self, n):
+                return self.engine.draw(n)
+        class Scale:
+            def __init__(self):
+                self.k = 2
+            def run(self, x):
+                print("run")
+                return x * self.k
+        @torch.compile
+        def f(x):
+            s = Sobol()
+            return x + s.draw(1)
+        @torch.compile
+        def g(x):
+            t = Scale()
+            return t.run(x)
+    """, "(f(torch.ones(3)), g(torch.ones(3)))", [("TC220", 4), ("TC220", 6), ("TC201", 11), ("TC225", 20)]),
 }
 
 
