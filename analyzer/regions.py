@@ -611,7 +611,8 @@ class ProjectIndex:
 
     def _caller_passing_none(self, ref: NoneArg, active: set) -> str | None:
         """The first compiled caller whose call passes None under torch.compile as the
-        parameter (CallSite.none_args), if any."""
+        parameter (CallSite.none_args), itself or through callers that pass on their own
+        `**kwargs` (`inner(x, **kwargs)`, given `mask=mask` by a caller), if any."""
         if ref in active:
             return None
         active.add(ref)
@@ -623,6 +624,10 @@ class ProjectIndex:
                             self._is_compiling(r.call, set()) if isinstance(r, CompilingTest)
                             else self._caller_passing_none(r, active) is not None for r in condition)):
                         return caller
+                if key == ref.name and key not in site.keywords and site.forwards_kwargs and key not in (
+                        self.functions[caller][1].keyword_params or ()) and \
+                        self._caller_passing_none(NoneArg(caller, -1, key), active) is not None:
+                    return caller
             return None
         finally:
             active.discard(ref)

@@ -755,6 +755,23 @@ CASES = {
             t = Scale()
             return t.run(x)
     """, "(f(torch.ones(3)), g(torch.ones(3)))", [("TC220", 4), ("TC220", 6), ("TC201", 11), ("TC225", 20)]),
+    # A value filled in only when not compiling (TC239), passed on through a helper's
+    # `**kwargs` to the function whose first use of it fails on None.
+    "none-passed-on-through-kwargs": ("""
+        import torch
+        def inner(x, mask=None):
+            return x * mask[None]
+        def handled(x, mask=None):
+            return x if mask is None else x * mask
+        def middle(x, **kwargs):
+            return inner(x, **kwargs) + handled(x, **kwargs)
+        @torch.compile
+        def f(x, mask=None):
+            if mask is None and not torch.compiler.is_compiling():
+                mask = torch.ones(3)
+            y = x * 2
+            return middle(y, mask=mask)
+    """, "f(torch.ones(3))", [("TC239", 3)]),
 }
 
 
