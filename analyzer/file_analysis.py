@@ -687,6 +687,14 @@ class FileAnalyzer(cst.CSTVisitor):
             if isinstance(value, cst.Call) and isinstance(kind, frozenset) and not isinstance(kind, tf.MaskCondition):
                 calls = [r for r in kind if isinstance(r, refs.CALL_REFS)]
                 calls = calls if len(calls) == len(kind) else []
+            if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and (calls or kind == tf.UNKNOWN):
+                # `x, t_span = solver.sync(x, t_span)` on an object of unknown class, or one a
+                # call may have built: the fields of the tuples the project's methods of that
+                # name return (when few classes define it), as the call site resolves it
+                by_name = self._method_by_name(value.func.value, value.func.attr.value)
+                if by_name is not None:
+                    calls = [replace(r, fallback=True) if isinstance(r, refs.ReturnedMethod) else r
+                             for r in calls] or [by_name]
             for i, el in enumerate(target.elements):
                 if elements is not None and len(elements) == len(target.elements) and not isinstance(el, cst.StarredElement):
                     # `t, T = t_span[0], t_span[-1]` carries each element's kind as `t = t_span[0]` does

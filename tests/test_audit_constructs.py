@@ -755,6 +755,30 @@ CASES = {
             t = Scale()
             return t.run(x)
     """, "(f(torch.ones(3)), g(torch.ones(3)))", [("TC220", 4), ("TC220", 6), ("TC201", 11), ("TC225", 20)]),
+    # `x, t_span = solver.sync(x, t_span)` on a solver passed in, or built by a helper that picks
+    # the class from a table: each field is what the project's methods of that name return there
+    # (torchdyn `odeint`, odeint.py:64, then `while t < T:` in `_adaptive_odeint`).
+    "tuple-returned-by-a-method-of-an-object-passed-in": ("""
+        import torch
+        class Solver:
+            def sync(self, x, t_span):
+                return x, t_span.to(x.device)
+        SOLVERS = {"euler": Solver}
+        def make_solver(name):
+            solver = SOLVERS[name]
+            return solver()
+        def odeint(x, t_span, solver):
+            if isinstance(solver, str):
+                solver = make_solver(solver)
+            x, t_span = solver.sync(x, t_span)
+            t, T = t_span[0], t_span[-1]
+            while t < T:
+                x, t = x * 2, t + 0.5
+            return x
+        @torch.compile
+        def f(x, t_span):
+            return odeint(x, t_span, Solver()) + odeint(x, t_span, "euler")
+    """, "f(torch.ones(3), torch.linspace(0, 1, 3))", [("TC101", 14)]),
     # A value filled in only when not compiling (TC239), passed on through a helper's
     # `**kwargs` to the function whose first use of it fails on None.
     "none-passed-on-through-kwargs": ("""
