@@ -65,7 +65,7 @@ def same_in_effect(old: FileSummary, new: FileSummary, files: list[FileSummary],
 class NoneReceivers:
     """The functions that a call of the compiled region (`index.reached`) may pass a None
     under torch.compile (CallSite.none_args): a None it makes, or one passed on from a
-    function that receives one. A finding waiting for such a None (NoneArg) in any other
+    function that receives one, as a parameter or in its `**kwargs`. A finding waiting for such a None (NoneArg) in any other
     function does not hold (ProjectIndex._caller_passing_none finds no caller). Each file's
     calls that pass one are kept while its summary is the same object: a workspace has
     a million call sites, a few hundred of them such calls."""
@@ -81,6 +81,8 @@ class NoneReceivers:
         for key, site in self._passing(index.files):
             if key not in reached:
                 continue
+            if site.forwards_kwargs:  # `inner(x, **kwargs)`: passes on a None it may receive by keyword
+                passed_on.setdefault(key, []).append(site.ref)
             for _, condition in site.none_args:
                 if _waits_for_none_arg(condition):
                     for ref in condition:
@@ -100,7 +102,8 @@ class NoneReceivers:
         for fs in files:
             known = self._sites.get(fs.path)
             if known is None or known[0] is not fs:
-                known = (fs, [(fn.key, site) for fn in fs.functions.values() for site in fn.calls if site.none_args])
+                known = (fs, [(fn.key, site) for fn in fs.functions.values() for site in fn.calls
+                                 if site.none_args or site.forwards_kwargs])
             kept[fs.path] = known
             yield from known[1]
         self._sites = kept

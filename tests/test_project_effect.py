@@ -98,6 +98,10 @@ def mid(x, w=None):
     return {callee}(x, w)
 
 
+def spread(x, **kwargs):
+    return {callee}(x * 1, **kwargs)
+
+
 @torch.compile
 def run(x, w=None):
     if w is None and not torch.compiler.is_compiling():
@@ -112,6 +116,8 @@ def run(x, w=None):
     ("mid(x, w)", "scale", False),  # through mid, which passes its `w` on
     ("mid(x, w)", "other", True),  # mid passes it to another function
     ("other(x, w)", "scale", True),
+    ("spread(x, w=w)", "scale", False),  # in spread's **kwargs, passed on
+    ("spread(x, w=w)", "other", True),
 ])
 def test_a_first_use_of_a_parameter_edited_is_no_change_while_no_call_passes_it_none_under_compile(
         call, callee, same):
