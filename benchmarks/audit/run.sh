@@ -47,6 +47,7 @@ if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import torch, kornia,
     exit 2
   fi
   "$VENV/bin/pip" install -q -r "$HERE/requirements.txt"
+  "$VENV/bin/pip" install -q --no-deps -r "$HERE/requirements-nodeps.txt"
 fi
 SITE="$("$VENV/bin/python" -c 'import os, sysconfig; print(os.path.realpath(sysconfig.get_paths()["purelib"]))')"
 mkdir -p "$OUT"
