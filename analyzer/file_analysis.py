@@ -1227,6 +1227,9 @@ class FileAnalyzer(cst.CSTVisitor):
             return sorted(self._getattr_methods(func.args[0].value, func.args[1].value), key=str)
         if not isinstance(func, cst.Name) or self.facts.function is None:
             return []
+        if self.facts.is_self(func):  # `self(X)`: the instance's `__call__` (a module's forward)
+            cls = self.facts.class_dotted()
+            return [refs.Method(cls, "__call__")] if cls else []
         where = (self.facts.function.key, func.value)
         classes = self._built_classes.get(where)
         if classes is None and self.facts.function.lookup(func.value) is None:

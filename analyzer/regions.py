@@ -218,8 +218,12 @@ class ProjectIndex:
         return self._subclasses.get(class_key, [])
 
     def _overrides(self, class_key: str, name: str) -> list[str]:
-        return [self.classes[sub][1].methods[name] for sub in self.subclasses(class_key)
-                if name in self.classes[sub][1].methods]
+        """What `self.name` runs in each subclass other than the class's own: the subclass's
+        override, or one it inherits from another base (`class GP(Base, ExactGP)` gives
+        `self(X)` in `Base` ExactGP's `__call__`)."""
+        own = self.method(class_key, name)
+        found = (self.method(sub, name) for sub in self.subclasses(class_key))
+        return list(dict.fromkeys(k for k in found if k is not None and k != own))
 
     def submodule_class(self, class_key: str, attr: str) -> str | None:
         for k in self.mro(class_key):

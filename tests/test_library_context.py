@@ -73,6 +73,49 @@ CALLBACK_USER = '''
             return odelib.integrate(rhs, y)
         '''
 CALLBACK_LINE = 8
+# As botorch's models: a base class calls `self(X)`, which runs the `__call__` that a subclass
+# inherits from a library class (gpytorch's ExactGP), its second base; the compiled function
+# holds the model in an attribute set from a parameter annotated with the base class.
+MIXIN_LIBRARIES = {
+    "gplib/__init__.py": "from gplib.exact import ExactGP\n",
+    "gplib/exact.py": '''
+        import torch
+
+
+        class ExactGP(torch.nn.Module):
+            def __call__(self, x):
+                if (x > 0).any():
+                    return x
+                return -x
+        ''',
+}
+MIXIN_USER = '''
+    import torch
+
+    import gplib
+
+
+    class Model(torch.nn.Module):
+        def posterior(self, x):
+            return self(x) + 1
+
+
+    class SingleTaskGP(Model, gplib.ExactGP):
+        pass
+
+
+    class Acquisition(torch.nn.Module):
+        def __init__(self, model: Model):
+            super().__init__()
+            self.model = model
+
+        def forward(self, x):
+            return self.model.posterior(x)
+
+
+    run = torch.compile(Acquisition(SingleTaskGP()))
+    '''
+MIXIN_LINE = 8
 
 
 def _write(folder: Path, files: dict[str, str]) -> None:
@@ -129,6 +172,15 @@ def test_a_function_passed_into_a_library_is_compiled_code_too(tmp_path):
     assert "`norm` breaks the graph inside an installed library (mathlib, line 2)" in found[0].message
 
 
+def test_a_method_a_subclass_inherits_from_a_library_base(tmp_path):
+    # `self(x)` in `Model` runs, for a SingleTaskGP, the `__call__` of its library base; the
+    # acquisition's `self.model` holds a Model (or a subclass), as its annotation says.
+    _write(tmp_path, {**MIXIN_LIBRARIES, "userpkg/__init__.py": "", "userpkg/model.py": MIXIN_USER})
+    found = _lint(tmp_path, ["userpkg"])
+    assert [(Path(d.path).name, d.span.line, d.code) for d in found] == [("model.py", MIXIN_LINE, "TC227")]
+    assert "`ExactGP.__call__` breaks the graph inside an installed library (gplib.exact, line 6)" in found[0].message
+
+
 def test_a_library_installed_after_a_cached_run_is_read(tmp_path):
     # The linted files did not change, but what is installed beside them did: the last run's
     # findings no longer hold.
@@ -158,7 +210,8 @@ def test_a_library_is_never_linted_as_the_project(tmp_path):
 @pytest.mark.parametrize("libraries, user, call, line", [
     (LIBRARY, USER, "run(torch.ones(2), torch.tensor([0.0, 1.0]))", CALL_LINE),
     (CALLBACK_LIBRARIES, CALLBACK_USER, "run(torch.ones(2))", CALLBACK_LINE),
-], ids=["call", "callback"])
+    (MIXIN_LIBRARIES, MIXIN_USER, "run(torch.ones(2))", MIXIN_LINE),
+], ids=["call", "callback", "inherited from a library base"])
 def test_dynamo_breaks_inside_the_library_on_that_call(tmp_path, libraries, user, call, line):
     if importlib.util.find_spec("torch") is None:
         pytest.skip("torch is not installed")
