@@ -409,7 +409,7 @@ class FileAnalyzer(cst.CSTVisitor):
             if isinstance(stmt, cst.FunctionDef) and stmt.name.value in ("__init__", "reset_parameters", "build", "setup"):
                 self_name = _first_param_name(stmt)
                 if self_name:
-                    _AttributeScan(self, scope, summary, self_name).scan(stmt.body)
+                    _AttributeScan(self, scope, summary, self_name, _annotated_classes(stmt)).scan(stmt.body)
             elif isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
                     if isinstance(small, (cst.AnnAssign, cst.Assign)):
@@ -1877,14 +1877,24 @@ def _first_param_name(fn: cst.FunctionDef) -> str | None:
     return params[0].name.value if params else None
 
 
+def _annotated_classes(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
+    """The parameters annotated with a plain name (`model: Model`): what they may hold is an
+    instance of that class (or of a subclass)."""
+    params = [*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params]
+    return {p.name.value: p.annotation.annotation for p in params
+            if p.annotation is not None and isinstance(p.annotation.annotation, (cst.Name, cst.Attribute))}
+
+
 class _AttributeScan:
     """Reads `self.x = ...` and `self.register_buffer("x", ...)` in set-up methods."""
 
-    def __init__(self, analyzer: FileAnalyzer, scope: tf.ClassScope, summary: ClassSummary, self_name: str):
+    def __init__(self, analyzer: FileAnalyzer, scope: tf.ClassScope, summary: ClassSummary, self_name: str,
+                 annotated: dict[str, cst.BaseExpression]):
         self.analyzer = analyzer
         self.scope = scope
         self.summary = summary
         self.self_name = self_name
+        self.annotated = annotated  # parameter -> its annotation
 
     def scan(self, block) -> None:
         body = block.body if isinstance(block, cst.IndentedBlock) else [block]
@@ -1928,6 +1938,12 @@ class _AttributeScan:
             self.summary.object_attrs = self.summary.object_attrs | {attr}
         previous = self.scope.attrs.get(attr)
         self.scope.attrs[attr] = kind if previous is None else tf.join(previous, kind)
+        if isinstance(value, cst.Name) and value.value in self.annotated:
+            # `self.model = model` with `model: Model`: methods called on it are Model's (or a
+            # subclass's); a class of an installed library is no project name and stays unknown
+            qual = facts.qualname(self.annotated[value.value])
+            if qual:
+                self.scope.built_from[attr] = qual
         if isinstance(value, cst.Call):
             qual = facts.qualname(value.func)
             if qual:

@@ -2,7 +2,8 @@
 object's class, even where its name is too common to follow by name alone (`update`, `step`):
 `self.ema.update()` with `self.ema = EMA(...)`, and `for c in self.emas: c.update()` or
 `self.emas[0].update()` with `self.emas = nn.ModuleList([EMA(...) for ...])` (ema-pytorch's
-`PostHocEMA.update` runs each `KarrasEMA.update` this way). A loop whose call breaks ends the
+`PostHocEMA.update` runs each `KarrasEMA.update` this way), or with `self.ema = ema` where
+`__init__` declares `ema: EMA` (botorch's acquisition functions hold `model: Model`). A loop whose call breaks ends the
 caller's frame, so a later break in the caller is hidden (loop_skips). An attribute holding
 anything else (a dict) is not followed."""
 from __future__ import annotations
@@ -32,9 +33,25 @@ class Counter(torch.nn.Module):
         return s
 
 
+class Tally:
+    def update(self):
+        return 0
+
+
+class Gauge:
+    def update(self):
+        return 1
+
+
+class Meter:
+    def update(self):
+        return 2
+
+
 class Holder(torch.nn.Module):
-    def __init__(self):
+    def __init__(self, given: Counter):
         super().__init__()
+        self.given = given
         self.one = Counter()
         self.many = torch.nn.ModuleList([Counter() for _ in range(2)])
         self.seen = {}
@@ -52,15 +69,19 @@ class Holder(torch.nn.Module):
         self.many[0].update()
         return x + 1
 
+    def update_given(self, x):
+        self.given.update()
+        return x * 3
+
     def note(self, x):
         self.seen.update({"x": 1})
         return x - 1
 
 
-holder = Holder()
+holder = Holder(Counter())
 '''
 # root -> lines Dynamo breaks on (torch 2.13, eager backend) when `holder.<root>` is compiled
-ROOTS = {"update_one": [11], "update_many": [11], "update_first": [11], "note": []}
+ROOTS = {"update_one": [11], "update_many": [11], "update_first": [11], "update_given": [11], "note": []}
 
 
 def _flagged(tmp_path: Path, root: str) -> list[int]:
