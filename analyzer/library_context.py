@@ -28,6 +28,7 @@ from tclint.analyzer.library_extensions import binary_module
 from tclint.analyzer.loop_skips import is_break
 from tclint.analyzer.rules import all_rules
 from tclint.analyzer.summary import FileSummary
+from tclint.analyzer.training_paths import NOTE as TRAINING_NOTE
 
 CODE = "TC227"
 # Enough for a solver library and the modules it is made of; a run that imports a large
@@ -313,7 +314,8 @@ def _mentions(path: Path, needle: bytes) -> bool:
 
 def at_library_calls(raw: list[Diagnostic], library: frozenset[str], summaries: list[FileSummary]) -> list[Diagnostic]:
     """`raw` less the findings in library modules; a break there that linted code reaches
-    becomes one TC227 at the linted call it goes through (the nearest break if several)."""
+    becomes one TC227 at the linted call it goes through (the nearest break if several,
+    preferring one that runs in inference too)."""
     if not library:
         return raw
     out = [d for d in raw if d.path not in library]
@@ -335,7 +337,10 @@ def at_library_calls(raw: list[Diagnostic], library: frozenset[str], summaries: 
         span = spans.get((path, line, column))
         if span is None:
             continue
-        inner, last = min(found, key=lambda f: (len(f[0].chain), f[0].path, f[0].span.line))
+        # the nearest break, one that also runs in inference first (a model compiled after
+        # `.eval()` never reaches an `if self.training:` arm)
+        inner, last = min(found, key=lambda f: (TRAINING_NOTE in f[0].message, len(f[0].chain), f[0].path,
+                                                f[0].span.line))
         callee = inner.chain[last].label.removeprefix("calls ").split(" (")[0]  # less "(one of 2 candidates)"
         where = f"{modules.get(inner.path, inner.path)}, line {inner.span.line}"
         notes = [f"there: {inner.message.rstrip('.')}" + (f" ({inner.because})" if inner.because else "")]

@@ -181,6 +181,22 @@ def test_a_method_a_subclass_inherits_from_a_library_base(tmp_path):
     assert "`ExactGP.__call__` breaks the graph inside an installed library (gplib.exact, line 6)" in found[0].message
 
 
+def test_the_break_named_is_one_that_runs_in_inference_too(tmp_path):
+    # The nearest break in the library's forward runs only in training; the message names the
+    # one a model compiled after `.eval()` meets.
+    _write(tmp_path, {
+        "netlib/__init__.py": "import torch\n\n\nclass Net(torch.nn.Module):\n    def forward(self, x):\n"
+                              "        if self.training:\n            print('training')\n        return check(x)\n\n\n"
+                              "def check(x):\n    if (x > 0).any():\n        return x\n    return -x\n",
+        "userpkg/__init__.py": "",
+        "userpkg/model.py": "import torch\nimport netlib\n\n\nclass Model(netlib.Net):\n    @torch.compile\n"
+                            "    def run(self, x):\n        return self(x)\n"})
+    (d,) = _lint(tmp_path, ["userpkg"])
+    assert (Path(d.path).name, d.span.line, d.code) == ("model.py", 8, "TC227")
+    assert "(netlib, line 12)" in d.message
+    assert "1 more break" in d.text()
+
+
 def test_a_library_installed_after_a_cached_run_is_read(tmp_path):
     # The linted files did not change, but what is installed beside them did: the last run's
     # findings no longer hold.
