@@ -171,7 +171,7 @@ class Installed:
             for folder in self.folders:
                 if (folder / parts[0]).is_dir() or (folder / f"{parts[0]}.py").is_file():
                     path = module_file(folder, parts)
-                    self._found[dotted] = _library_file(folder, path) if path is not None else None
+                    self._found[dotted] = _library_file(folder, parts[0], path) if path is not None else None
                     break
         return self._found[dotted]
 
@@ -205,8 +205,9 @@ class Installed:
             for folder in self.folders:
                 package = folder / top
                 if package.is_dir():
-                    self._registering[top] = [_library_file(folder, path) for path in sorted(package.rglob("*.py"))
-                                              if _mentions(path, b"allow_in_graph")]
+                    found = [_library_file(folder, top, path) for path in sorted(package.rglob("*.py"))
+                             if _mentions(path, b"allow_in_graph")]
+                    self._registering[top] = [f for f in found if f is not None]
                     break
         return self._registering[top]
 
@@ -295,10 +296,15 @@ def _called(functions, classes) -> set[str]:
     return out
 
 
-def _library_file(folder: Path, path: Path) -> SourceFile:
+def _library_file(folder: Path, top: str, path: Path) -> SourceFile | None:
     """A library module, named by where it lies under its site-packages folder (namespace
-    folders without `__init__.py` included)."""
-    parts = list(path.resolve().relative_to(folder.resolve()).with_suffix("").parts)
+    folders without `__init__.py` included). A package `top` linked from the folder names its
+    modules from where the link leads; a link inside it that leads out of it gives None."""
+    entry = folder / top if (folder / top).is_dir() else folder / f"{top}.py"
+    try:
+        parts = list(path.resolve().relative_to(entry.resolve().parent).with_suffix("").parts)
+    except ValueError:
+        return None
     is_package = parts[-1] == "__init__"
     if is_package:
         parts.pop()

@@ -147,6 +147,17 @@ def test_without_the_library_installed_the_call_is_unknown(tmp_path):
     assert _lint(tmp_path, ["userpkg"]) == []
 
 
+def test_a_library_linked_into_the_site_folder_is_read_where_the_link_leads(tmp_path):
+    # site-packages entries may be links into another environment (a development install)
+    _write(tmp_path / "elsewhere", LIBRARY)
+    site = tmp_path / "site"
+    _write(site, {"userpkg/__init__.py": "", "userpkg/model.py": USER})
+    (site / "solverlib").symlink_to(tmp_path / "elsewhere" / "solverlib", target_is_directory=True)
+    found = _lint(site, ["userpkg"])
+    assert [(d.span.line, d.code) for d in found] == [(CALL_LINE, "TC227")]
+    assert "(solverlib.core, line 5)" in found[0].text()
+
+
 def test_a_function_its_package_binds_over_a_submodule_of_the_same_name(tmp_path):
     # As torchdiffeq's `from ._impl import odeint`: `deeplib._impl.solve` is a module, but the
     # package binds the function over it, and what that function calls is read in turn.
