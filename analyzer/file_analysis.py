@@ -15,6 +15,7 @@ from typing import Mapping
 import libcst as cst
 
 from tclint.analyzer import call_refs as refs
+from tclint.analyzer import comprehension_frames
 from tclint.analyzer import param_truth
 from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.values import Record, class_fields, namedtuple_fields
@@ -31,6 +32,7 @@ from tclint.analyzer.summary import (
     Candidate,
     ClassSummary,
     CompileSite,
+    Comprehension,
     FileSummary,
     FunctionSummary,
 )
@@ -127,6 +129,8 @@ class FileAnalyzer(cst.CSTVisitor):
         # Names bound to literal sequences (`models = [A(), B()]`) and loop variables over
         # them, so `torch.compile(m) for m in models` finds its targets.
         self._literal_names: dict[str, list] = {}
+        # function key -> its local names bound to a list or dict built there (comprehension_frames)
+        self._built_containers: dict[str, dict[str, str]] = {}
         # (function key, local name) -> every project class an assignment builds into it, and
         # every callable one stores in it (`step = self._make_step(...)`, `fn = getattr(self, name)`)
         self._built_classes: dict[tuple[str, str], list[str]] = {}
@@ -647,6 +651,11 @@ class FileAnalyzer(cst.CSTVisitor):
                 elements = self._built_elements(value) if value is not None else None
                 if elements is not None:
                     fn.elements[target.value] = (elements, False)
+                built = comprehension_frames.container(self.facts, value) if value is not None else None
+                if built is None:
+                    self._built_containers.get(fn.key, {}).pop(target.value, None)
+                else:
+                    self._built_containers.setdefault(fn.key, {})[target.value] = built
                 if isinstance(value, cst.List) and not value.elements:
                     self._empty_lists.add((fn.key, target.value))
                 else:
@@ -771,6 +780,7 @@ class FileAnalyzer(cst.CSTVisitor):
             self._bind(name, kind, None)
 
     def _visit_comprehension(self, node) -> None:
+        self._note_comprehension_frame(node)
         self._enter_nested_code(node)
         # Bind targets before the element expression, which libcst visits first.
         comp = node.for_in
@@ -778,6 +788,17 @@ class FileAnalyzer(cst.CSTVisitor):
             self._note_loop_source(comp.target, comp.iter)
             self._bind_elements(comp.target, comp.iter)
             comp = comp.inner_for_in
+
+    def _note_comprehension_frame(self, node) -> None:
+        """A comprehension Dynamo may have to compile as a frame of its own (comprehension_frames)."""
+        fn = self.facts.function
+        if fn is None or self._eager_depth or not isinstance(node, comprehension_frames.COMPREHENSIONS):
+            return
+        iterates = comprehension_frames.iterated(self.facts, node, self._built_containers.get(fn.key, {}))
+        if iterates is not None and comprehension_frames.holds_tensor(self.facts, node):
+            comp = Comprehension(span=None, iterates=iterates)
+            self.summary.functions[fn.key].comprehensions.append(comp)
+            self.span_later(comp, node)
 
     def _visit_with(self, node: cst.With) -> None:
         self._enter_stack_holder(node)

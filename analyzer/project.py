@@ -15,6 +15,7 @@ from tclint.analyzer import parse_guard, regions
 from tclint.analyzer.call_refs import Named
 from tclint.analyzer.cache import SummaryCache, run_cache_key, summary_key
 from tclint.analyzer.cache_folders import cache_folder
+from tclint.analyzer.comprehension_frames import add_comprehension_breaks
 from tclint.analyzer.config import Settings
 from tclint.analyzer.diagnostic import ChainStep, Diagnostic, Span
 from tclint.analyzer.discovery import NotASourceFile, SourceFile, discover, read_source, source_file
@@ -339,6 +340,8 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
     breaks.update(made)
     add_block_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make_at, breaks)
     breaks.update(made)
+    raw.extend(add_comprehension_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make_at,
+                                        breaks.certain))
     raw.extend(keep_reached(found, lambda key: index.functions[key][1].name, breaks.certain))
     if resolutions is not None:
         resolutions.keep(index.name_caches())

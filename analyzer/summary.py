@@ -94,6 +94,16 @@ class Block:
 
 
 @dataclass
+class Comprehension:
+    """A list, set or dict comprehension whose iterator Dynamo cannot take as a frame's input
+    (comprehension_frames): it iterates a list, a dict (or a view of one) or a module
+    container, and its own frame would hold a tensor, so Dynamo compiles that frame."""
+
+    span: Span  # the whole comprehension
+    iterates: str  # what it iterates, for the message: "a list", "a dict", "modules"
+
+
+@dataclass
 class Arm:
     """One arm of an `if` that has an `else` or `elif`, in a loop or `try` body (loop_skips)."""
 
@@ -143,6 +153,7 @@ class FunctionSummary:
     # (the `if` arm, the `else`/`elif` arm) of such forks: a break in one arm that ends the
     # frame hides nothing in the other (loop_skips)
     forks: list[tuple[Arm, Arm]] = field(default_factory=list)
+    comprehensions: list[Comprehension] = field(default_factory=list)
 
 
 @dataclass

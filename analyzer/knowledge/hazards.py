@@ -52,6 +52,7 @@ CREATE_REQUIRES_GRAD = GraphBreak("GB0225", "Attempted to use tensor creation fu
 RETAIN_GRAD = GraphBreak("GB0108", "Tensor.retain_grad() with AOTDispatcher")
 OPTIONAL_KEYS_TYPEDDICT = GraphBreak("GB0257", "TypedDict with optional keys")
 RECONSTRUCTION_FAILURE = GraphBreak("GB0092", "Reconstruction failure")
+MISSING_TP_ITERNEXT = GraphBreak("GB4347", "Missing tp_iternext")
 UNINITIALIZED_MODULE = GraphBreak("GB0119", "Uninitialized nn.Module")
 OBSERVED_EXCEPTION = GraphBreak("GB0088", "Observed exception")
 CLASS_DEFINITION = GraphBreak("GB8977", "Invalid call to __build_class__")

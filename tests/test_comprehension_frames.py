@@ -1,0 +1,60 @@
+"""A comprehension that Dynamo compiles as a frame of its own breaks on the iterator it is
+given when that is a list's or a dict's ("Missing tp_iternext", TC243): after a break the
+function cannot resume from, or after a break inside a comprehension over a dict. A tuple's
+iterator, a generator expression, or a comprehension with no tensor in reach do not break.
+Verdicts checked with Dynamo 2.13 on Python 3.11 (comprehensions are functions there)."""
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from dynamo_oracle import ask
+from tclint.analyzer import api
+
+HELPER = """import torch
+def g(t):
+    if t.sum() > 0:
+        return t
+    return -t
+"""
+LOOP = HELPER + "@torch.compile\ndef f(x, d):\n    for i in range(2):\n        x = g(x)\n    return x, {}\n"
+CASES = {
+    # after a break in a loop body the whole function runs eagerly
+    "local_list": (LOOP.format("[x * v for v in sorted(d.values())]"), 10),
+    "dict_items": (LOOP.format("{k: x * v for k, v in d.items()}"), 10),
+    "tuple": (LOOP.format("[x * v for v in tuple(d.values())]"), None),
+    "generator": (LOOP.format("sum(x * v for v in d.values())"), None),
+    "no_tensor": (LOOP.format("[k + '!' for k in d.keys()]"), None),
+    "tensor_in_condition": (LOOP.format("[k for k in d.keys() if x.numel() > 1]"), 10),
+    # a break inside: Dynamo rebuilds a list's iterator to resume, not a dict's
+    "break_inside_dict": (HELPER + "@torch.compile\ndef f(x, d):\n    return [g(x) * v for v in d.values()]\n", 8),
+    "break_inside_list": (HELPER + "@torch.compile\ndef f(x, d):\n    return [g(x) * v for v in list(d.values())]\n",
+                          None),
+}
+CALL = "f(torch.randn(3), {'a': 1.0, 'b': 2.0})"
+
+
+def _flagged(source: str) -> list[int]:
+    return [d.line for d in api.lint_source(source, path="m.py") if d.code == "TC243"]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_comprehensions_dynamo_compiles_apart_are_flagged(name):
+    source, line = CASES[name]
+    assert _flagged(source) == ([] if line is None else [line])
+
+
+def test_the_message_says_why_the_comprehension_is_a_frame():
+    (d,) = [d for d in api.lint_source(CASES["local_list"][0], path="m.py") if d.code == "TC243"]
+    assert "runs eagerly from line 9 on" in d.message and "a list" in d.message
+    assert d.gb_type == "Missing tp_iternext"
+
+
+@pytest.mark.dynamo
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_dynamo_breaks_on_the_iterator_where_tclint_says():
+    verdicts = ask([{"id": name, "source": source, "call": CALL} for name, (source, _) in CASES.items()])
+    for name, (_, line) in CASES.items():
+        lines = [at for gb, at in verdicts[name]["breaks"] if gb == "Missing tp_iternext"]
+        assert lines == ([] if line is None else [line]), name
