@@ -254,7 +254,8 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
     roots = regions.find_roots(index, settings.assume_forward_compiled, list(settings.roots))
     if library:  # a library's own modules and entry points are not the project's compiled code
         roots = [r for r in roots if index.functions[r.function][0].path not in library]
-    found_config, patches = _dynamo_config(summaries, {r.function for r in roots})
+    found_config, patches = _dynamo_config(summaries, {r.function for r in roots},
+                                           resolutions.patched if resolutions is not None else None)
     dynamo = settings.dynamo.merged(found_config)
     enabled = {code for code, rule in rules.items() if rule.enabled(dynamo)}
     reached = resolutions.region.reach(index, roots) if resolutions is not None else regions.reach(index, roots)
@@ -348,18 +349,25 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
     return finalize(at_library_calls(raw, library, summaries), summaries, settings)
 
 
-def _dynamo_config(summaries: list[FileSummary], root_keys: set[str]):
+def _dynamo_config(summaries: list[FileSummary], root_keys: set[str], kept: dict | None = None):
     """Dynamo settings found in the code: project-wide ones, and `config.patch` decorators on
-    compiled functions, which hold only for what those functions reach."""
+    compiled functions, which hold only for what those functions reach. `kept`: path ->
+    (summary, its patched functions), kept between runs (most files have none, and walking
+    every function of a big workspace is most of this)."""
     found: dict[str, object] = {}
     patches: dict[str, dict[str, object]] = {}
     for fs in summaries:
         found.update(fs.dynamo_config)
-        for key, fn in fs.functions.items():
-            if fn.dynamo_patch and key in root_keys:
-                patches[key] = fn.dynamo_patch
-            elif fn.dynamo_patch:  # an eager caller: which compiled calls it makes is not known here
-                found.update(fn.dynamo_patch)
+        known = kept.get(fs.path) if kept is not None else None
+        if known is None or known[0] is not fs:
+            known = (fs, [(key, fn.dynamo_patch) for key, fn in fs.functions.items() if fn.dynamo_patch])
+            if kept is not None:
+                kept[fs.path] = known
+        for key, patch in known[1]:
+            if key in root_keys:
+                patches[key] = patch
+            else:  # an eager caller: which compiled calls it makes is not known here
+                found.update(patch)
     return found, patches
 
 

@@ -48,6 +48,7 @@ class Resolutions:
         self.values = KeptValues()  # answers about values, kept while what they read stands
         self.findings = KeptFindings()  # each reached function's own findings, kept while what they read stands
         self.none_receivers = NoneReceivers()
+        self.patched: dict[str, tuple] = {}  # path -> (summary, its `config.patch`ed functions): project._dynamo_config
 
     def index(self, files: list[FileSummary]) -> TrackedIndex:
         """A project index of `files` that starts from what still holds of the last one."""
@@ -71,6 +72,7 @@ class Resolutions:
         if fresh:
             self.names, self.reads, self.groups = {}, {}, Groups()
             self.values.reset()
+            self.patched = {}
         elif changed:
             for name in [n for n in self.names if n not in ENTRY_CACHES + TABLES + CALLEES]:
                 del self.names[name]
