@@ -71,6 +71,8 @@ class ProjectIndex:
         self._callers_map: dict[str, list[tuple[str, CallSite]]] | None = None
         self._aliases: dict[str, str] | None = names.get("aliases")
         self._compiling: dict[CallRef, bool] = {}
+        # (reached, root_keys, answers of _left_falsy) for the region and roots they were asked in
+        self._falsy: tuple = (None, None, {})
         # what the searches below cut short (a cycle back to what is being worked out): see _settled
         self._cut_log: list = []
         self._wrappers: dict[str, list[str]] = names.get("wrappers", {})
@@ -466,8 +468,20 @@ class ProjectIndex:
         """True if one of `refs` is an "am I compiling" predicate, known by what its body
         returns (a function outside the linted code only by its name), or a parameter left
         falsy (or None) by every compiled caller (`LeftFalsy`, known once the compiled region is)."""
-        return any(self._left_falsy(ref) if isinstance(ref, LeftFalsy) else self._is_compiling(ref, set())
+        return any(self._left_falsy_in_region(ref) if isinstance(ref, LeftFalsy) else self._is_compiling(ref, set())
                    for ref in refs)
+
+    def _left_falsy_in_region(self, ref: LeftFalsy) -> bool:
+        """_left_falsy(ref), worked out once per compiled region and set of roots: the reach,
+        the findings loop and the passes each ask it of the same sites. (A TrackedIndex gives
+        a new view of its roots while it notes reads, so none is reused unnoted there.)"""
+        reached, roots, answers = self._falsy
+        if reached is not self.reached or roots is not self.root_keys:
+            reached, roots, answers = self._falsy = (self.reached, self.root_keys, {})
+        found = answers.get(ref)
+        if found is None:
+            found = answers[ref] = self._left_falsy(ref)
+        return found
 
     def _left_falsy(self, ref: LeftFalsy, _active: set | None = None) -> bool:
         """Every compiled caller leaves the parameter falsy (None, for `ref.none`): leaves it

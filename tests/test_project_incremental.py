@@ -13,7 +13,8 @@ logging.getLogger(__name__)`) toggled to `... or None`, which the server may ans
 without a project phase (analyzer/project_effect.py); a function passed to another that
 calls its parameter (`apply(f, x)`); a branch on what a function returns or on a
 parameter, whose finding reads answers about values kept between runs
-(analyzer/project_values.py; each is checked against a fresh index too). Imports and bases
+(analyzer/project_values.py; each is checked against a fresh index too); code that runs only
+where a caller passes a parameter (regions._left_falsy). Imports and bases
 only point to modules earlier in the package, so the only cycle is a class named as its own
 base (as `class Config(Config)` in modular transformers files). The short run is CI's;
 `TCLINT_PROJECT_DIFFERENTIAL=long` runs many more seeds and edits once.
@@ -52,7 +53,9 @@ def _body(rng: random.Random, i: int, method: bool) -> str:
                # a branch on what a function returns, or on a parameter: a finding only where
                # that is a tensor (a root's input, what its callers pass)
                f"x if {rng.choice(FUNCTIONS)}(x) else 0", f"x if obj.{rng.choice(METHODS)}(x) else 0",
-               "x if x else 0", "torch.ones(3)"]
+               "x if x else 0", "torch.ones(3)",
+               # runs only where a caller passes `obj`: known once the compiled region is
+               "if obj: x.sum().item()", f"if obj: {rng.choice(FUNCTIONS)}(x)", f"{rng.choice(FUNCTIONS)}(x, x)"]
     if i:
         options += [f"m{rng.randrange(i)}.{rng.choice(FUNCTIONS)}(x)", f"m{rng.randrange(i)}.apply({rng.choice(FUNCTIONS)}, x)"]
     if method:
@@ -96,14 +99,19 @@ def _text(m: dict) -> str:
     for name, body in m["defs"].items():
         if name in m["decorated"]:
             out.append(f"@{m['decorated'][name]}")
-        out += [f"def {name}(x, obj=None):", f"    return {body}", ""]
+        out += [f"def {name}(x, obj=None):", *_lines(body, "    "), ""]
     for name, cls in m["classes"].items():
         out.append(f"class {name}({cls['base']}):")
-        out += [line for meth, body in cls["methods"].items() for line in (f"    def {meth}(self, x, obj=None):",
-                                                                            f"        return {body}")]
+        out += [line for meth, body in cls["methods"].items()
+                for line in (f"    def {meth}(self, x, obj=None):", *_lines(body, "        "))]
         out.append("")
     out += [f"compiled_{name} = torch.compile({name})" for name in m["compiled"]]
     return "\n".join(out)
+
+
+def _lines(body: str, indent: str) -> list[str]:
+    """A function's body: `return body`, or a statement (an `if`) then `return x`."""
+    return [indent + body, f"{indent}return x"] if body.startswith("if ") else [f"{indent}return {body}"]
 
 
 def _edit(rng: random.Random, i: int, m: dict) -> str:

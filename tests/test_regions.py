@@ -746,3 +746,27 @@ def test_a_field_or_keyword_of_the_same_name_is_no_use_of_the_default_filled_in_
             return y * mask[None]
     """})
     assert found == [("m.py", 12, "TC239")]
+
+
+def test_an_arm_every_compiled_caller_leaves_off_is_known_so_after_the_walk_asked_about_it(tmp_path):
+    # The walk asks whether `if obj:` is traced before the compiled region is known (then it
+    # cannot say, and follows `helper`); the findings asked after it must not get that answer.
+    found, _ = lint_tree(tmp_path, {"a.py": textwrap.dedent("""\
+        import torch
+
+
+        def step(x, obj=None):
+            if obj:
+                x.sum().item()
+                helper(x)
+            return x
+
+
+        def run(x):
+            return step(x)
+
+
+        compiled = torch.compile(run)
+        """) + ITEM_HELPER})
+    assert ("a.py", 6, "TC102") not in found
+    assert ("a.py", 17, "TC102") in found  # the helper the walk followed
