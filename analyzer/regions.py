@@ -847,22 +847,30 @@ def reach(index: ProjectIndex, roots: list[Root]) -> dict[str, Reach]:
         fs, fn = index.functions[key]
         if fn.disabled:
             continue  # Dynamo does not trace into torch.compiler.disable'd functions
-        # A call of a function picked at run time (from a table, by a built name) is one site
-        # per entry or one site naming several methods: each callee is one of the candidates.
-        candidates: dict[tuple[int, int], int] = {}
-        for site in fn.calls:
-            where = (site.span.line, site.span.column)
-            candidates[where] = candidates.get(where, 0) + index.dispatch_candidates(site.ref)
+        candidates = None  # counted once a site reaches a function first (most reach none)
         for site, callees in zip(fn.calls, index.site_callees(key, fn)):
             if site.unless and index.compiling_predicate(site.unless):
                 continue  # in an arm Dynamo does not trace
             for callee in callees:
                 if callee in reached or callee in in_graph:
                     continue
+                if candidates is None:
+                    candidates = _candidates(index, fn)
                 reached[callee] = Reach(key, fs.path, site.span.line, site.span.column, reached[key].root,
                                         candidates[(site.span.line, site.span.column)])
                 queue.append(callee)
     return reached
+
+
+def _candidates(index: ProjectIndex, fn) -> dict[tuple[int, int], int]:
+    """How many functions each call position of `fn` may run: a call of a function picked at
+    run time (from a table, by a built name) is one site per entry or one site naming several
+    methods, and each callee is one of the candidates."""
+    candidates: dict[tuple[int, int], int] = {}
+    for site in fn.calls:
+        where = (site.span.line, site.span.column)
+        candidates[where] = candidates.get(where, 0) + index.dispatch_candidates(site.ref)
+    return candidates
 
 
 def chain_of(index: ProjectIndex, reached: dict[str, Reach], key: str) -> list[tuple[str, Reach]]:
