@@ -1,3 +1,5 @@
+import sys
+
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules.base import Example, Rule
 
@@ -10,7 +12,9 @@ class ComprehensionFrame(Rule):
     function, where Dynamo has to compile the comprehension as a frame of its own: the
     function runs eagerly there (after a graph break in a loop body, or in a block Dynamo
     cannot resume in), or a graph break inside a comprehension over a dict or modules.
-    Found in the project phase, once tclint knows which functions break. Python 3.11.
+    Found in the project phase, once tclint knows which functions break. Only where tclint
+    runs on Python 3.11 or older (the editor's server runs on the interpreter picked for the
+    project): Python 3.12 inlines comprehensions (PEP 709).
 
     ## Why is this bad?
     Before Python 3.12 a comprehension is a function of its own that receives the iterator
@@ -36,6 +40,10 @@ class ComprehensionFrame(Rule):
     name = "comprehension-frame"
     message = "Dynamo compiles this comprehension as a frame of its own and cannot step its iterator"
     graph_break = hazards.MISSING_TP_ITERNEXT
+
+    @classmethod
+    def enabled(cls, dynamo) -> bool:
+        return sys.version_info < (3, 12)  # 3.12 inlines comprehensions: no frame of their own
 
     VALID = [
         Example("""
