@@ -28,6 +28,7 @@ from tclint.analyzer.loop_skips import Breaking, FunctionFindings, keep_reached
 from tclint.analyzer.neutral_dir import in_neutral_directory
 from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
 from tclint.analyzer.notebook import Notebook, read_notebook
+from tclint.analyzer.per_file import PerFile
 from tclint.analyzer.resolutions import Resolutions
 from tclint.analyzer.resume_breaks import add_resume_breaks
 from tclint.analyzer.unresumable_blocks import add_block_breaks
@@ -349,21 +350,16 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
     return finalize(at_library_calls(raw, library, summaries), summaries, settings)
 
 
-def _dynamo_config(summaries: list[FileSummary], root_keys: set[str], kept: dict | None = None):
+def _dynamo_config(summaries: list[FileSummary], root_keys: set[str], kept: PerFile | None = None):
     """Dynamo settings found in the code: project-wide ones, and `config.patch` decorators on
-    compiled functions, which hold only for what those functions reach. `kept`: path ->
-    (summary, its patched functions), kept between runs (most files have none, and walking
-    every function of a big workspace is most of this)."""
+    compiled functions, which hold only for what those functions reach. `kept`: each file's
+    patched functions, kept between runs (most files have none, and walking every function
+    of a big workspace is most of this)."""
     found: dict[str, object] = {}
     patches: dict[str, dict[str, object]] = {}
     for fs in summaries:
         found.update(fs.dynamo_config)
-        known = kept.get(fs.path) if kept is not None else None
-        if known is None or known[0] is not fs:
-            known = (fs, [(key, fn.dynamo_patch) for key, fn in fs.functions.items() if fn.dynamo_patch])
-            if kept is not None:
-                kept[fs.path] = known
-        for key, patch in known[1]:
+        for key, patch in kept.of(fs) if kept is not None else fs.patched_functions():
             if key in root_keys:
                 patches[key] = patch
             else:  # an eager caller: which compiled calls it makes is not known here

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 
 from tclint.analyzer.call_refs import Named, NoneArg, Returned
+from tclint.analyzer.per_file import PerFile
 from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.summary import FileSummary
 
@@ -71,14 +72,14 @@ class NoneReceivers:
     a million call sites, a few hundred of them such calls."""
 
     def __init__(self) -> None:
-        self._sites: dict[str, tuple[FileSummary, list]] = {}  # path -> (summary, [(function, site)])
+        self._sites = PerFile(_sites_passing)  # path -> [(function, call site)]
         self.last: frozenset[str] | None = None  # of the last run
 
     def found(self, index: ProjectIndex) -> None:
         reached = index.reached or set()
         receivers: set[str] = set()
         passed_on: dict[str, list] = {}  # function -> the calls passing on a None it receives
-        for key, site in self._passing(index.files):
+        for key, site in (pair for fs in index.files for pair in self._sites.of(fs)):
             if key not in reached:
                 continue
             if site.forwards_kwargs:  # `inner(x, **kwargs)`: passes on a None it may receive by keyword
@@ -97,16 +98,15 @@ class NoneReceivers:
                 todo += fresh
         self.last = frozenset(receivers)
 
-    def _passing(self, files: list[FileSummary]):
-        kept: dict[str, tuple[FileSummary, list]] = {}
-        for fs in files:
-            known = self._sites.get(fs.path)
-            if known is None or known[0] is not fs:
-                known = (fs, [(fn.key, site) for fn in fs.functions.values() for site in fn.calls
-                                 if site.none_args or site.forwards_kwargs])
-            kept[fs.path] = known
-            yield from known[1]
-        self._sites = kept
+    def clear(self) -> None:
+        """Forget the kept files (the project's files changed): the next run works it out."""
+        self._sites.clear()
+
+
+def _sites_passing(fs: FileSummary) -> list:
+    """The file's calls that may pass a None on: [(function, call site)]."""
+    return [(fn.key, site) for fn in fs.functions.values() for site in fn.calls
+            if site.none_args or site.forwards_kwargs]
 
 
 def _waits_for_none_arg(condition: frozenset) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tclint.analyzer.per_file import PerFile
 from tclint.analyzer.project_effect import NoneReceivers
 from tclint.analyzer.project_findings import KeptFindings
 from tclint.analyzer.project_reach import KeptReach
@@ -48,7 +49,7 @@ class Resolutions:
         self.values = KeptValues()  # answers about values, kept while what they read stands
         self.findings = KeptFindings()  # each reached function's own findings, kept while what they read stands
         self.none_receivers = NoneReceivers()
-        self.patched: dict[str, tuple] = {}  # path -> (summary, its `config.patch`ed functions): project._dynamo_config
+        self.patched = PerFile(FileSummary.patched_functions)  # for project._dynamo_config
 
     def index(self, files: list[FileSummary]) -> TrackedIndex:
         """A project index of `files` that starts from what still holds of the last one."""
@@ -72,7 +73,8 @@ class Resolutions:
         if fresh:
             self.names, self.reads, self.groups = {}, {}, Groups()
             self.values.reset()
-            self.patched = {}
+            self.patched.clear()
+            self.none_receivers.clear()
         elif changed:
             for name in [n for n in self.names if n not in ENTRY_CACHES + TABLES + CALLEES]:
                 del self.names[name]

@@ -211,3 +211,7 @@ class FileSummary:
     syntax_error: tuple[str, Span] | None = None
     internal_error: str | None = None  # tclint itself failed on this file
     suppressions: list = field(default_factory=list)  # suppressions.Suppression
+
+    def patched_functions(self) -> list[tuple[str, dict[str, object]]]:
+        """[(function key, its `config.patch` settings)] of the functions that have one."""
+        return [(key, fn.dynamo_patch) for key, fn in self.functions.items() if fn.dynamo_patch]
