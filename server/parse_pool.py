@@ -39,6 +39,7 @@ class ParsePool:
     needs, and print a traceback (seen as a flaky `exit` test)."""
 
     CLOSE_WAIT_S = 2.0  # a submit holds the lock for milliseconds (it may start the worker)
+    MANAGER_WAIT_S = 1.0
 
     def __init__(self, threshold: int = DEFAULT_THRESHOLD, timeout: float = DEFAULT_TIMEOUT_S) -> None:
         self.threshold = threshold
@@ -73,15 +74,19 @@ class ParsePool:
         """Whether a worker was started (and not discarded since)."""
         return self._pool is not None and not self._closed
 
-    def _discard(self) -> None:
+    def _discard(self) -> threading.Thread | None:
+        """Kill the worker; returns the pool's manager thread, which tears the rest down."""
         pool, self._pool = self._pool, None
-        if pool is not None:
-            for proc in list(getattr(pool, "_processes", {}).values()):
-                try:
-                    proc.kill()
-                except Exception:  # noqa: BLE001
-                    pass
-            pool.shutdown(wait=False, cancel_futures=True)
+        if pool is None:
+            return None
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            try:
+                proc.kill()
+            except Exception:  # noqa: BLE001
+                pass
+        manager = getattr(pool, "_executor_manager_thread", None)
+        pool.shutdown(wait=False, cancel_futures=True)
+        return manager
 
     def _submit(self, fn, job) -> Future | None:
         """`fn(job)` queued for the worker (started if need be); None once the pool is closed."""
@@ -154,17 +159,24 @@ class ParsePool:
             self._discard()
 
     def close(self) -> None:
-        """Kill the worker, for good. Never waits long (see CLOSE_WAIT_S)."""
+        """Kill the worker, for good, and wait for the pool's manager thread to finish tearing
+        the pool down. The server exits right after, running multiprocessing's finalizers: one
+        of them makes the call queue's feeder thread close the pipe that the manager closes
+        too, and two threads closing one pipe at once failed in the manager (EBADF, a
+        traceback on stderr; seen as a flaky `exit` test). Never waits long (CLOSE_WAIT_S
+        for the lock, MANAGER_WAIT_S for the manager, which needs milliseconds)."""
         locked = self._lock.acquire(timeout=self.CLOSE_WAIT_S)
         try:
             self._closed = True
-            self._discard()
+            manager = self._discard()
             lanes = list(self._lanes.values())
         finally:
             if locked:
                 self._lock.release()
         for lane in lanes:
             lane.close()
+        if manager is not None:
+            manager.join(self.MANAGER_WAIT_S)
 
 
 def _signal(pid: int, sig: int) -> None:

@@ -494,6 +494,22 @@ def test_parse_pool_in_a_process_and_recovery():
         pool.summarize(data, "/ws/s.py", "s", False)
 
 
+def test_closing_the_pool_waits_for_its_teardown():
+    """close() returns once the pool's manager thread has torn the killed pool down: the
+    server exits right after, and its clean-up closing a pipe under that thread made it fail
+    with a traceback on stderr."""
+    import threading
+    import time
+
+    from tclint.server.parse_pool import ParsePool
+
+    pool = ParsePool(threshold=0)
+    pool.post(time.sleep, 30)  # busy: the worker is killed mid-job
+    assert pool.running
+    pool.close()
+    assert not [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"]
+
+
 def test_index_uses_the_summary_cache(tmp_path, monkeypatch):
     from tclint.analyzer.config import Settings
 
