@@ -68,6 +68,10 @@ class Diagnostic:
     name: str
     severity: Severity
     message: str  # what the rule says about this code
+    # where the code runs only: under `if self.training:` (a model compiled after `.eval()`
+    # never gets there), or while building an exception to raise
+    training_only: bool = False
+    building_exception: bool = False
     gb_type: str | None = None
     gb_id: str | None = None
     url: str | None = None
@@ -87,9 +91,10 @@ class Diagnostic:
         return self.span.line
 
     def text(self, note_separator: str = "; ") -> str:
-        """The message as shown: the rule's words, why the value is a tensor, the setting that
-        would trace it, the call chain, the notes and Dynamo's verdict."""
-        parts = [self.message]
+        """The message as shown: the rule's words and where the code only runs (statement()),
+        why the value is a tensor, the setting that would trace it, the call chain, the notes
+        and Dynamo's verdict."""
+        parts = [self.statement()]
         if self.because:
             parts.append(f" ({self.because})")
         if self.hint:
@@ -103,6 +108,11 @@ class Diagnostic:
         elif self.confirmed is False:
             parts.append(f" [{REFUTED_NOTE}]")
         return "".join(parts)
+
+    def statement(self) -> str:
+        """The rule's words, and where the code only runs."""
+        return (self.message + ("; this only runs in training (under `self.training`)" if self.training_only else "")
+                + ("; this only runs while building an exception" if self.building_exception else ""))
 
     def location(self) -> str:
         """`path:line:column`, or `path:cell N:line:column` in a notebook (as ruff writes it)."""

@@ -36,7 +36,6 @@ from tclint.analyzer.summary import (
     FileSummary,
     FunctionSummary,
 )
-from tclint.analyzer.training_paths import NOTE as TRAINING_NOTE
 from tclint.analyzer.training_paths import training_only_block
 from tclint.analyzer.tree_walk import TRIVIA, children, walk
 
@@ -217,14 +216,10 @@ class FileAnalyzer(cst.CSTVisitor):
         else:
             bucket = self.summary.functions[fn.key].candidates
             always = False
-        if self._training_depth:
-            message += TRAINING_NOTE
-        severity = None
-        if self._raise_depth:
-            message += "; this only runs while building an exception"
-            severity = Severity.INFO
         cand = Candidate(code=code, span=None, message=message, condition=condition, fix=fix,
-                         graph_break=graph_break, always=always, severity=severity,
+                         training_only=self._training_depth > 0, building_exception=self._raise_depth > 0,
+                         severity=Severity.INFO if self._raise_depth else None,
+                         graph_break=graph_break, always=always,
                          unless=self._unless() | self._guarded.get(id(node), frozenset())
                          | self._test_guards.get(id(node), frozenset()),
                          in_loop=self._loop_depth > 0 or self._generator_depth > 0 or ends_frame)

@@ -28,7 +28,6 @@ from tclint.analyzer.library_extensions import binary_module
 from tclint.analyzer.loop_skips import is_break
 from tclint.analyzer.rules import all_rules
 from tclint.analyzer.summary import FileSummary
-from tclint.analyzer.training_paths import NOTE as TRAINING_NOTE
 
 CODE = "TC227"
 # Enough for a solver library and the modules it is made of; a run that imports a large
@@ -345,11 +344,11 @@ def at_library_calls(raw: list[Diagnostic], library: frozenset[str], summaries: 
             continue
         # the nearest break, one that also runs in inference first (a model compiled after
         # `.eval()` never reaches an `if self.training:` arm)
-        inner, last = min(found, key=lambda f: (TRAINING_NOTE in f[0].message, len(f[0].chain), f[0].path,
+        inner, last = min(found, key=lambda f: (f[0].training_only, len(f[0].chain), f[0].path,
                                                 f[0].span.line))
         callee = inner.chain[last].label.removeprefix("calls ").split(" (")[0]  # less "(one of 2 candidates)"
         where = f"{modules.get(inner.path, inner.path)}, line {inner.span.line}"
-        notes = [f"there: {inner.message.rstrip('.')}" + (f" ({inner.because})" if inner.because else "")]
+        notes = [f"there: {inner.statement().rstrip('.')}" + (f" ({inner.because})" if inner.because else "")]
         others = len({(d.path, d.span.line) for d, _ in found}) - 1
         if others:
             notes.append(f"{others} more break{'s' if others > 1 else ''} in what this call reaches")

@@ -397,7 +397,8 @@ def _chain(index, reached, key) -> tuple[ChainStep, ...]:
 
 def _from_candidate(rule, path: str, cand: Candidate, chain) -> Diagnostic:
     return _make(rule, path, cand.span, cand.message, chain, fix=cand.fix, gb=cand.graph_break,
-                 severity=cand.severity).with_changes(hint=setting_hint(rule))
+                 severity=cand.severity).with_changes(hint=setting_hint(rule), training_only=cand.training_only,
+                                                      building_exception=cand.building_exception)
 
 
 def _make(rule, path, span, message, chain, fix=None, gb=None, severity=None) -> Diagnostic:

@@ -33,6 +33,8 @@ class Candidate:
     # Findings outside any function (e.g. recompilation hazards) are reported as is.
     always: bool = False
     severity: Severity | None = None  # when not the rule's default
+    training_only: bool = False  # under `if self.training:` (see Diagnostic)
+    building_exception: bool = False  # inside `raise ...(...)` (see Diagnostic)
     # Dropped if one of these project functions is an "am I compiling" predicate, or one of
     # these parameters is falsy (or None) at every compiled call (`LeftFalsy`): the finding
     # sits in an arm Dynamo then never traces.

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-NOTE = "; this only runs in training (under `self.training`)"
-
 
 def training_only_block(node: cst.If) -> cst.CSTNode | None:
     """The part of `node` that runs only when `self.training` is true, if any."""
