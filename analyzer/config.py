@@ -9,6 +9,7 @@ import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from tclint.analyzer import target_version
 from tclint.analyzer.diagnostic import Severity
 from tclint.analyzer.dynamo_settings import KNOWN_KEYS as DYNAMO_KEYS
 from tclint.analyzer.dynamo_settings import DynamoSettings, normalize_function_name
@@ -71,6 +72,9 @@ class Settings:
     cache_dir: str | None = None
     respect_gitignore: bool = True
     dynamo: DynamoSettings = field(default_factory=DynamoSettings)
+    # The Python the code runs on (`target-version`); None: worked out by resolve_settings
+    # from requires-python, else the one tclint runs on (see target_version.py).
+    target_version: tuple[int, int] | None = None
     confirm: ConfirmSettings = field(default_factory=lambda: ConfirmSettings())
     # Where the settings came from (None: defaults); relative paths are relative to it.
     source: Path | None = None
@@ -78,6 +82,10 @@ class Settings:
     @property
     def base_dir(self) -> Path:
         return self.source.parent if self.source else Path.cwd()
+
+    @property
+    def python(self) -> tuple[int, int]:
+        return self.target_version or target_version.running()
 
     def fingerprint(self) -> str:
         return repr(replace(self, source=None))
@@ -96,6 +104,7 @@ _KEYS = {
     "max-file-size": "size in bytes (integer)",
     "cache-dir": "ignored: a repository does not choose the cache folder (--cache-dir or TCLINT_CACHE_DIR move it)",
     "respect-gitignore": "true or false",
+    "target-version": 'the oldest Python the code runs on, "py38" to "py314"',
     "dynamo": "table with " + ", ".join(DYNAMO_KEYS),
     "confirm": "table with " + ", ".join(_CONFIRM_KEYS),
 }
@@ -188,6 +197,11 @@ def parse_table(table: dict, where: str, source: Path | None, known_codes: froze
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise ConfigError(f"{where} 'max-file-size' must be a positive {expected}, not {value!r}")
             changes["max_file_size"] = value
+        elif key == "target-version":
+            version = target_version.parse(value)
+            if version is None or not (8 <= version[1] <= 14):
+                raise ConfigError(f"{where} 'target-version' must be {expected}, not {value!r}")
+            changes["target_version"] = version
         elif key == "cache-dir":
             pass  # no longer read: a repository must not choose where tclint reads its cache
         elif key == "dynamo":

@@ -258,13 +258,13 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
     found_config, patches = _dynamo_config(summaries, {r.function for r in roots},
                                            resolutions.patched if resolutions is not None else None)
     dynamo = settings.dynamo.merged(found_config)
-    enabled = {code for code, rule in rules.items() if rule.enabled(dynamo)}
+    enabled = _enabled_codes(rules, dynamo, settings.python)
     reached = resolutions.region.reach(index, roots) if resolutions is not None else regions.reach(index, roots)
     index.reached = set(reached)
     index.root_keys = {r.function for r in roots}
     if resolutions is not None:
         resolutions.region_found(index)  # drops kept answers that read callers or roots since changed
-    enabled_in = _enabled_per_function(index, rules, roots, patches, dynamo, enabled)
+    enabled_in = _enabled_per_function(index, rules, roots, patches, dynamo, settings.python, enabled)
 
     raw: list[Diagnostic] = []
     for fs in summaries:
@@ -367,14 +367,18 @@ def _dynamo_config(summaries: list[FileSummary], root_keys: set[str], kept: PerF
     return found, patches
 
 
-def _enabled_per_function(index, rules, roots, patches, dynamo, enabled: set[str]) -> dict[str, set[str]]:
+def _enabled_codes(rules, dynamo, python: tuple[int, int]) -> set[str]:
+    return {code for code, rule in rules.items() if rule.enabled(dynamo) and rule.runs_on(python)}
+
+
+def _enabled_per_function(index, rules, roots, patches, dynamo, python, enabled: set[str]) -> dict[str, set[str]]:
     """Rule codes for the functions reached from patched roots (others use `enabled`): a
     function reached from several roots gets every code one of them enables."""
     if not patches:
         return {}
     out: dict[str, set[str]] = {}
     for root_key, patch in patches.items():
-        codes = {code for code, rule in rules.items() if rule.enabled(dynamo.merged(patch))}
+        codes = _enabled_codes(rules, dynamo.merged(patch), python)
         for key in regions.reach(index, [r for r in roots if r.function == root_key]):
             out.setdefault(key, set()).update(codes)
     for key in regions.reach(index, [r for r in roots if r.function not in patches]):

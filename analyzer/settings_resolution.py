@@ -5,6 +5,7 @@ import json
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
+from tclint.analyzer import target_version
 from tclint.analyzer.config import ConfigError, Settings, find_config, load_config, parse_table
 
 
@@ -38,6 +39,9 @@ def resolve_settings(anchor: Path, config: str | None = None, overrides: Overrid
     else:
         found = find_config(anchor.resolve() if anchor.exists() else Path.cwd())
         settings = load_config(found, codes) if found else Settings()
+    if settings.target_version is None:
+        floor = target_version.requires_python_floor(settings.source or (anchor.resolve() if anchor.exists() else Path.cwd()))
+        settings = replace(settings, target_version=floor)
     table: dict = {}
     for key in ("select", "extend_select", "ignore"):
         values = getattr(overrides, key)
@@ -90,6 +94,8 @@ def describe_settings(settings: Settings, anchor: Path) -> str:
             from tclint.analyzer.cache_folders import cache_folder
 
             value = str(cache_folder(settings))
+        if f.name == "target_version":  # the one in use, chosen or not
+            value = target_version.spelled(settings.python)
         if f.name in ("dynamo", "confirm"):
             for sub in fields(value):  # these tables keep Python's spelling
                 lines.append(f"{key}.{sub.name} = {_show(getattr(value, sub.name), sub.name in _TABLES)}")

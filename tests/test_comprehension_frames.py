@@ -11,6 +11,7 @@ import pytest
 
 from dynamo_oracle import ask
 from tclint.analyzer import api
+from tclint.analyzer.config import Settings
 
 HELPER = """import torch
 def g(t):
@@ -35,8 +36,11 @@ CASES = {
 CALL = "f(torch.randn(3), {'a': 1.0, 'b': 2.0})"
 
 
-def _flagged(source: str) -> list[int]:
-    return [d.line for d in api.lint_source(source, path="m.py") if d.code == "TC243"]
+PY311 = Settings(target_version=(3, 11))
+
+
+def _flagged(source: str, settings: Settings = PY311) -> list[int]:
+    return [d.line for d in api.lint_source(source, path="m.py", settings=settings) if d.code == "TC243"]
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -45,8 +49,12 @@ def test_the_comprehensions_dynamo_compiles_apart_are_flagged(name):
     assert _flagged(source) == ([] if line is None else [line])
 
 
+def test_python_3_12_inlines_comprehensions_so_a_project_that_targets_it_has_no_such_frames():
+    assert _flagged(CASES["local_list"][0], Settings(target_version=(3, 12))) == []
+
+
 def test_the_message_says_why_the_comprehension_is_a_frame():
-    (d,) = [d for d in api.lint_source(CASES["local_list"][0], path="m.py") if d.code == "TC243"]
+    (d,) = [d for d in api.lint_source(CASES["local_list"][0], path="m.py", settings=PY311) if d.code == "TC243"]
     assert "runs eagerly from line 9 on" in d.message and "a list" in d.message
     assert d.gb_type == "Missing tp_iternext"
 

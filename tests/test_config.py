@@ -1,6 +1,7 @@
 """`[tool.tclint]` and tclint.toml: discovery, validation and the settings they produce."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,7 @@ python = "/opt/venv/bin/python"
     ("severity = { TC101 = 'fatal' }", "accepted values are error, warning, info, hint"),
     ("roots = ['no_colon']", "is not of the form"),
     ("max-file-size = -1", "positive"),
+    ("target-version = '3.11'", 'must be the oldest Python the code runs on, "py38" to "py314"'),
     ("[tool.tclint.dynamo]\ncapture_scalars = true", "unknown key 'capture_scalars'"),
     ("[tool.tclint.confirm]\ndevice = 'tpu'", "accepted values are cpu, cuda, auto"),
     ("[tool.tclint.confirm]\ntimeout = 0", "positive"),
@@ -84,6 +86,26 @@ def test_bad_values_name_file_key_and_accepted(tmp_path, text, needle):
         resolve_settings(tmp_path)
     assert needle in str(info.value)
     assert "pyproject.toml" in str(info.value)
+
+
+@pytest.mark.parametrize(("pyproject", "expected"), [
+    ('[project]\nrequires-python = ">=3.10"\n[tool.tclint]\ntarget-version = "py312"\n', (3, 12)),
+    ('[project]\nrequires-python = ">=3.9, <4"\n', (3, 9)),
+    ('[project]\nrequires-python = "~=3.11"\n', (3, 11)),
+    ('[project]\nname = "m"\n', None),  # not said: the Python tclint runs on
+])
+def test_target_version_from_the_config_else_the_oldest_python_the_project_admits(tmp_path, pyproject, expected):
+    write(tmp_path / "pyproject.toml", pyproject)
+    (tmp_path / "pkg").mkdir()
+    settings = resolve_settings(tmp_path / "pkg")
+    assert settings.target_version == expected
+    assert settings.python == (expected or sys.version_info[:2])
+
+
+def test_a_tclint_toml_beside_a_pyproject_takes_its_requires_python(tmp_path):
+    write(tmp_path / "pyproject.toml", '[project]\nrequires-python = ">=3.12"\n')
+    write(tmp_path / "tclint.toml", "select = ['TC2']\n")
+    assert resolve_settings(tmp_path).target_version == (3, 12)
 
 
 def test_cli_overrides(tmp_path):

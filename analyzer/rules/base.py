@@ -70,6 +70,11 @@ class Rule:
         """False when Dynamo's configuration makes the pattern traceable."""
         return True
 
+    @classmethod
+    def runs_on(cls, python: tuple[int, int]) -> bool:
+        """False when the pattern does not break on that Python (the project's target-version)."""
+        return True
+
     def report(
         self,
         node: cst.CSTNode,

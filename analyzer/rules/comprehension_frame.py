@@ -1,5 +1,3 @@
-import sys
-
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules.base import Example, Rule
 
@@ -12,9 +10,9 @@ class ComprehensionFrame(Rule):
     function, where Dynamo has to compile the comprehension as a frame of its own: the
     function runs eagerly there (after a graph break in a loop body, or in a block Dynamo
     cannot resume in), or a graph break inside a comprehension over a dict or modules.
-    Found in the project phase, once tclint knows which functions break. Only where tclint
-    runs on Python 3.11 or older (the editor's server runs on the interpreter picked for the
-    project): Python 3.12 inlines comprehensions (PEP 709).
+    Found in the project phase, once tclint knows which functions break. Only for code that
+    runs on Python 3.11 or older (`target-version`, from `requires-python` by default):
+    Python 3.12 inlines comprehensions (PEP 709).
 
     ## Why is this bad?
     Before Python 3.12 a comprehension is a function of its own that receives the iterator
@@ -42,8 +40,8 @@ class ComprehensionFrame(Rule):
     graph_break = hazards.MISSING_TP_ITERNEXT
 
     @classmethod
-    def enabled(cls, dynamo) -> bool:
-        return sys.version_info < (3, 12)  # 3.12 inlines comprehensions: no frame of their own
+    def runs_on(cls, python: tuple[int, int]) -> bool:
+        return python < (3, 12)  # 3.12 inlines comprehensions: no frame of their own
 
     VALID = [
         Example("""
