@@ -753,11 +753,17 @@ class FileAnalyzer(cst.CSTVisitor):
 
     def _visit_for(self, node: cst.For) -> None:
         self._bind_elements(node.target, node.iter)
+        self._bind_element_class(node.target, node.iter)
+
+    def _bind_element_class(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
+        """`for blk in self.blocks:`, `[head(x) for head in self.heads]`: the loop target is an
+        object of the class each element of `self.blocks` is built from."""
         fn = self.facts.function
-        if fn is not None and isinstance(node.target, cst.Name):
-            element = self._attribute_class(node.iter, element=True)  # `for blk in self.blocks:`
-            if element:
-                fn.instance_classes[node.target.value] = element
+        if fn is not None and isinstance(target, cst.Name):
+            element = self._attribute_class(iterable, element=True)
+            if element:  # its methods, and calling it (`blk(x)`: the class's `__call__`)
+                fn.instance_classes[target.value] = element
+                self._built_classes.setdefault((fn.key, target.value), []).append(element)
 
     def _attribute_class(self, expr: cst.BaseExpression, element: bool) -> str | None:
         """The project class of the object set-up code stores in `self.name` (`self.ema = EMA()`),
@@ -782,6 +788,7 @@ class FileAnalyzer(cst.CSTVisitor):
         while comp is not None:
             self._note_loop_source(comp.target, comp.iter)
             self._bind_elements(comp.target, comp.iter)
+            self._bind_element_class(comp.target, comp.iter)
             comp = comp.inner_for_in
 
     def _note_comprehension_frame(self, node) -> None:
@@ -1911,6 +1918,9 @@ class _AttributeScan:
         self.summary = summary
         self.self_name = self_name
         self.annotated = annotated  # parameter -> its annotation
+        self.locals: dict[str, str] = {}  # local name -> the class it was last built from here
+        self.filled: set[str] = set()  # attributes set to an empty ModuleList or list, filled by appends
+        self.mixed: set[str] = set()  # those of them appended objects of more than one class
 
     def scan(self, block) -> None:
         body = block.body if isinstance(block, cst.IndentedBlock) else [block]
@@ -1931,9 +1941,19 @@ class _AttributeScan:
             for t in targets:
                 if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == self.self_name:
                     self._assign(t.attr.value, small.value)
+                elif isinstance(t, cst.Name):
+                    built = self.analyzer.facts.qualname(small.value.func) if isinstance(small.value, cst.Call) else None
+                    if built:
+                        self.locals[t.value] = built
+                    else:
+                        self.locals.pop(t.value, None)
         elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             call = small.value
             func = call.func
+            if (isinstance(func, cst.Attribute) and func.attr.value in ("append", "extend", "insert")
+                    and isinstance(func.value, cst.Attribute) and isinstance(func.value.value, cst.Name)
+                    and func.value.value.value == self.self_name):
+                self._append(func.value.attr.value, call if func.attr.value == "append" else None)
             if (isinstance(func, cst.Attribute) and func.attr.value in ("register_buffer", "register_parameter")
                     and isinstance(func.value, cst.Name) and func.value.value == self.self_name and call.args):
                 name = call.args[0].value
@@ -1969,6 +1989,33 @@ class _AttributeScan:
                 self.scope.built_from[attr + "[]"] = element
             if qual and not qual.startswith("torch."):
                 self.summary.submodules[attr] = qual
+            if qual in _OBJECT_LISTS and _empty_list(value):
+                self.filled.add(attr)
+            else:
+                self.filled.discard(attr)
+        elif isinstance(value, cst.List) and not value.elements:
+            self.filled.add(attr)
+        else:
+            self.filled.discard(attr)
+
+    def _append(self, attr: str, call: cst.Call | None) -> None:
+        """`self.heads.append(Head())` or `self.heads.append(head)` after `head = Head()`, into
+        an empty ModuleList or list: the class of its elements, while every append agrees
+        (`call` None: an `extend` or `insert`, which this does not follow)."""
+        if attr not in self.filled or attr in self.mixed:
+            return
+        arg = call.args[0].value if call is not None and len(call.args) == 1 and not call.args[0].keyword \
+            and not call.args[0].star else None
+        if isinstance(arg, cst.Call):
+            element = self.analyzer.facts.qualname(arg.func)
+        else:
+            element = self.locals.get(arg.value) if isinstance(arg, cst.Name) else None
+        key = attr + "[]"
+        if element and self.scope.built_from.get(key, element) == element:
+            self.scope.built_from[key] = element
+        else:
+            self.mixed.add(attr)
+            self.scope.built_from.pop(key, None)
 
     def _stored_callables(self, value) -> frozenset:
         """What calling the attribute later may run: a project function stored in it, or
@@ -2016,6 +2063,14 @@ class _AttributeScan:
 
 _BRANCHING = (cst.If, cst.For, cst.While, cst.Try, cst.TryStar)
 _OBJECT_LISTS = frozenset({"torch.nn.ModuleList", "torch.nn.modules.container.ModuleList", "builtins.list"})
+
+
+def _empty_list(value: cst.Call) -> bool:
+    """`nn.ModuleList()`, `nn.ModuleList([])`, `list()`."""
+    if not value.args:
+        return True
+    items = value.args[0].value
+    return len(value.args) == 1 and isinstance(items, (cst.List, cst.Tuple)) and not items.elements
 
 
 def _element_class(facts, value: cst.Call, qual: str | None) -> str | None:

@@ -66,3 +66,73 @@ def test_dynamo_breaks_on_the_iterator_where_tclint_says():
     for name, (_, line) in CASES.items():
         lines = [at for gb, at in verdicts[name]["breaks"] if gb == "Missing tp_iternext"]
         assert lines == ([] if line is None else [line]), name
+
+
+# Modules a comprehension calls: `head(x)` runs the class each element of the ModuleList is
+# built from, whether `__init__` builds the list at once or appends to an empty one.
+HEADS = """import torch
+class Head(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() {}:
+            return x
+        return -x
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+{}
+    def forward(self, x):
+        return torch.stack([head(x) for head in self.heads])
+net = torch.compile(Net())
+"""
+BUILT_AT_ONCE = "        self.heads = torch.nn.ModuleList([Head() for _ in range(2)])"
+APPENDED = "        self.heads = torch.nn.ModuleList()\n        for _ in range(2):\n            head = Head()\n" \
+           "            self.heads.append(head)"
+MODULE_CASES = {
+    "heads_built_at_once": (HEADS.format("> 0", BUILT_AT_ONCE), 12),
+    "heads_appended": (HEADS.format("> 0", APPENDED), 15),
+    "heads_appended_no_break": (HEADS.format("is None", APPENDED), None),  # `x.sum() is None` is no tensor branch
+}
+
+
+@pytest.mark.parametrize("name", MODULE_CASES)
+def test_a_comprehension_calling_modules_that_break_is_flagged(name):
+    source, line = MODULE_CASES[name]
+    assert _flagged(source) == ([] if line is None else [line])
+
+
+@pytest.mark.dynamo
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_dynamo_breaks_on_the_modules_iterator_where_tclint_says():
+    verdicts = ask([{"id": name, "source": source, "call": "net(torch.randn(3))"}
+                    for name, (source, _) in MODULE_CASES.items()])
+    for name, (_, line) in MODULE_CASES.items():
+        lines = [at for gb, at in verdicts[name]["breaks"] if gb == "Missing tp_iternext"]
+        assert lines == ([] if line is None else [line]), name
+
+
+# A ModuleList filled with objects of two classes has no one element class: `self.heads[1]`
+# is a Quiet, whose `run` Dynamo traces, not a Head (checked: no break).
+MIXED = """import torch
+class Head(torch.nn.Module):
+    def run(self, x):
+        if x.sum() > 0:
+            return x
+        return -x
+class Quiet(torch.nn.Module):
+    def run(self, x):
+        return x * 2
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.heads = torch.nn.ModuleList()
+        self.heads.append(Head())
+        self.heads.append({}())
+    def forward(self, x):
+        return self.heads[1].run(x)
+net = torch.compile(Net())
+"""
+
+
+def test_appends_of_two_classes_give_no_element_class():
+    assert [d.line for d in api.lint_source(MIXED.format("Quiet"), path="m.py")] == []
+    assert [d.line for d in api.lint_source(MIXED.format("Head"), path="m.py")] == [4]

@@ -86,6 +86,24 @@ class ComprehensionFrame(Rule):
         """, call="f(torch.randn(3), {'a': 1.0, 'b': 2.0})"),
         Example("""
             import torch
+            class Head(torch.nn.Module):
+                def forward(self, x):
+                    if x.sum() > 0:
+                        return x
+                    return -x
+            class Net(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.heads = torch.nn.ModuleList([])
+                    for _ in range(2):
+                        head = Head()
+                        self.heads.append(head)
+                def forward(self, x):
+                    return torch.stack([head(x) for head in self.heads])
+            net = torch.compile(Net())
+        """, call="net(torch.randn(3))"),
+        Example("""
+            import torch
             def g(t):
                 if t.sum() > 0:
                     return t
