@@ -87,10 +87,30 @@ net = torch.compile(Net())
 BUILT_AT_ONCE = "        self.heads = torch.nn.ModuleList([Head() for _ in range(2)])"
 APPENDED = "        self.heads = torch.nn.ModuleList()\n        for _ in range(2):\n            head = Head()\n" \
            "            self.heads.append(head)"
+# A for statement over such a list calls the element class too: a break in a block's forward
+# inside the loop makes the whole forward run eagerly, heads included.
+BLOCKS = """import torch
+class Block(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x
+        return -x
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = torch.nn.ModuleList([Block(), Block()])
+        self.heads = torch.nn.ModuleList([torch.nn.Identity(), torch.nn.Identity()])
+    def forward(self, x):
+        for blk in self.blocks:
+            x = blk(x)
+        return torch.stack([head(x) for head in self.heads])
+net = torch.compile(Net())
+"""
 MODULE_CASES = {
     "heads_built_at_once": (HEADS.format("> 0", BUILT_AT_ONCE), 12),
     "heads_appended": (HEADS.format("> 0", APPENDED), 15),
     "heads_appended_no_break": (HEADS.format("is None", APPENDED), None),  # `x.sum() is None` is no tensor branch
+    "after_a_loop_over_blocks_that_break": (BLOCKS, 15),
 }
 
 
