@@ -121,13 +121,15 @@ class ParamCallable:
 @dataclass(frozen=True)
 class ReturnedMethod:
     """`obj.name()` where `obj = call(...)` in the same function and the function `call` runs
-    returns an instance it builds (`return S(k)`): `name` of those classes. The object is
-    built in the caller's frame when the call is inlined."""
+    returns an instance it builds (`return S(k)`, `return SOLVERS[kind]()`): `name` of those
+    classes. The object is built in the caller's frame when the call is inlined, unless it is
+    `stored`: `self.obj.name()` where set-up code ran `self.obj = call(...)`."""
 
     call: "CallRef"
     name: str
     # where the call returns no instance it builds: `name` as on an object of unknown class (AnyMethod)
     fallback: bool = False
+    stored: bool = False
 
     def __str__(self) -> str:
         return f"({self.call}).{self.name}"

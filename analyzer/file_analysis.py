@@ -541,7 +541,7 @@ class FileAnalyzer(cst.CSTVisitor):
         summary.returns = result if result is not None else "unknown"
         summary.returns_fields = _returned_fields(scope.return_fields)
         if scope.returned_built and None not in scope.returned_built:
-            summary.returns_built = frozenset(scope.returned_built)
+            summary.returns_built = frozenset().union(*scope.returned_built)
         summary.under_dynamo = _predicate_value(scope.dynamo_returns)
         if scope.objects:
             _objects_passed(scope)
@@ -551,11 +551,8 @@ class FileAnalyzer(cst.CSTVisitor):
         fn = self.facts.function
         if fn is not None and node.value is not None and not self._tensor_branch_depth:
             fn.returns.append(self.facts.kind(node.value))
+            fn.returned_built.append(self._instance_makers(node.value))
             value = node.value
-            built = self._constructed_class(value)
-            if built is None and isinstance(value, cst.Name):
-                built = fn.instance_classes.get(value.value)
-            fn.returned_built.append(built if built and self.facts.is_project_name(built) else None)
             fn.return_fields.append(tuple(self._arg_kind(e.value) for e in value.elements) if isinstance(
                 value, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in value.elements) else None)
         if fn is not None and node.value is not None:
@@ -744,6 +741,28 @@ class FileAnalyzer(cst.CSTVisitor):
             return ref if isinstance(ref, refs.CALL_REFS) else None
         return None
 
+    def _instance_makers(self, value: cst.BaseExpression) -> frozenset | None:
+        """What a returned object was made by calling, if it is an instance made here or by a
+        project factory: a class (`return S(k)`, `s` after `s = S(k)`), a class a table or a
+        local holds (`return SOLVERS[name](dtype)`), or a project function whose own returns
+        it passes on (`return make(k)`, `s` after `s = make(k)`). None when unknown."""
+        fn = self.facts.function
+        built = self._constructed_class(value)
+        if built is None and isinstance(value, cst.Name):
+            built = fn.instance_classes.get(value.value)
+            made_by = fn.returned_objects.get(value.value)
+            if built is None and made_by is not None:
+                return frozenset((made_by,))
+        if built is not None:
+            return frozenset((refs.Named(built),)) if self.facts.is_project_name(built) else None
+        if not isinstance(value, cst.Call):
+            return None
+        ref = self._call_ref(value, self.facts.qualname(value.func))
+        picked = [ref] if ref is not None else self._local_call_refs(value.func)
+        # what a parameter holds depends on call sites, and this is resolved with names only
+        picked = [r for r in picked if not isinstance(r, refs.ParamCallable)]
+        return frozenset(picked) or None
+
     def _constructed_class(self, value) -> str | None:
         if isinstance(value, cst.Call):
             qual = self.facts.qualname(value.func)
@@ -774,6 +793,14 @@ class FileAnalyzer(cst.CSTVisitor):
         if built and built.rsplit(".", 1)[-1][:1].isupper() and self.facts.is_project_name(built):
             return built
         return None
+
+    def _attribute_maker(self, expr: cst.BaseExpression) -> refs.CallRef | None:
+        """The project function whose result set-up code stores in `self.name`
+        (`self.solver = str_to_solver(kind)`): the object is an instance it returns."""
+        if not (isinstance(expr, cst.Attribute) and self.facts.is_self(expr.value)):
+            return None
+        built = self.facts.function.class_scope.built_from.get(expr.attr.value)
+        return refs.Named(built) if built and self.facts.is_project_name(built) else None
 
     def _bind_elements(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
         """Bind a loop target to what iterating `iterable` gives (see Facts.loop_bindings)."""
@@ -1146,6 +1173,10 @@ class FileAnalyzer(cst.CSTVisitor):
                     else self._attribute_class(receiver, element=False))
             if held:  # `self.ema.update()`, `self.blocks[0].reset()`
                 return refs.Method(held, method)
+            made_by = self._attribute_maker(receiver)
+            if made_by is not None and method not in api.TENSORISH_METHODS:  # `self.solver.step()`
+                return refs.ReturnedMethod(made_by, method, self._method_by_name(receiver, method) is not None,
+                                           stored=True)
             if isinstance(receiver, cst.Name) and facts.function is not None:
                 cls_name = facts.function.instance_classes.get(receiver.value)
                 if cls_name is None and facts.function.lookup(receiver.value) is None:

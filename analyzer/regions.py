@@ -411,13 +411,19 @@ class ProjectIndex:
             return self._resolve_plain(AnyMethod("__call__"))
         return sorted({run for k in stored if (run := self._run_by_calling(k))})
 
-    def built_by(self, call: CallRef) -> set[str]:
-        """The classes whose fresh instances the functions `call` runs return, and the classes
-        it calls itself when it calls a value (`solver_fn(...)`, with `solver_fn` a class that
-        `select(...)` returned or a table held)."""
-        built = {cls for key in self.resolve_ref(call) for cls in self.functions[key][1].returns_built}
-        if isinstance(call, (Returned, Entries, ParamCallable)):
-            built.update(k for k in self.callables(call) if k in self.classes)
+    def built_by(self, call: CallRef, _active: set | None = None) -> set[str]:
+        """The class keys of the fresh instances calling `call` gives: the classes it calls
+        (`S(k)`; `solver_fn(...)`, with `solver_fn` a class that `select(...)` returned or a
+        table held), and those the functions it runs return, made in turn by calls
+        (FunctionSummary.returns_built: `return SOLVERS[name](dtype)`, `return make(k)`)."""
+        active = _active if _active is not None else set()
+        if call in active:
+            return set()
+        active.add(call)
+        built = {k for k in self.callables(call) if k in self.classes}
+        for key in self.resolve_ref(call):
+            for made_by in self.functions[key][1].returns_built:
+                built |= self.built_by(made_by, active)
         return built
 
     def _module_value_call(self, dotted: str) -> list[str]:

@@ -4,9 +4,10 @@ Resolving call references and dotted names, class hierarchies and the wrappers d
 make (ProjectIndex's name caches) is most of a big workspace's project phase: a transformers
 checkout resolves some 120,000 references. All of it depends only on what the files say
 about names: each file's path, module, imports, `A = B` aliases and tables of functions, the
-keys of its functions with their class, decorators, disabled flag, property flag and the
-callables they return, and its classes (bases, methods, submodules, method aliases, stored
-callables, attributes holding objects), in file order (the first file to claim a name keeps it).
+keys of its functions with their class, decorators, disabled flag, property flag, the
+callables they return and what made the instances they return, and its classes (bases,
+methods, submodules, method aliases, stored callables, attributes holding objects), in file
+order (the first file to claim a name keeps it).
 
 An edit inside a function body changes none of these, so the next phase reuses all of it.
 An edit that changes what a file says about names (an import, a def added or renamed, a
@@ -197,7 +198,7 @@ def _patch_defs_by_name(index: TrackedIndex, module: str, counts: dict[str, int]
 def resolution_inputs(fs: FileSummary) -> tuple:
     """What in a file's summary name resolution reads (see the module's docstring)."""
     functions = tuple((key, fn.class_key, tuple(fn.decorators), fn.disabled, frozenset(fn.returns_callables),
-                       fn.is_property) for key, fn in fs.functions.items())
+                       fn.returns_built, fn.is_property) for key, fn in fs.functions.items())
     classes = tuple((key, cls.name, tuple(cls.bases), tuple(cls.methods.items()), tuple(cls.submodules.items()),
                      tuple(cls.method_aliases.items()), tuple((k, frozenset(v)) for k, v in cls.attr_callables.items()),
                      cls.object_attrs)

@@ -45,7 +45,7 @@ def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], e
             callees = [c for c in index.resolve_ref(site.ref) if c in breaking]
             if not callees:
                 continue
-            built = site.built_here or isinstance(site.ref, ReturnedMethod) and index.built_by(site.ref.call)
+            built = site.built_here or isinstance(site.ref, ReturnedMethod) and not site.ref.stored and index.built_by(site.ref.call)
             if built and enabled(REBUILT_OBJECT_CALL, key) and not _built_eagerly(index, site.ref, breaking):
                 plain = [c for c in callees if _plain_class_method(index, c)]
                 if plain:

@@ -129,8 +129,10 @@ class FunctionSummary:
     # Where every return statement returns a tuple of the same length: what each field holds,
     # "tensor", a Condition or "unknown" (a size, None, or returns that disagree).
     returns_fields: tuple = ()
-    # Where every return statement returns an instance built here (`return S(k)`, or `s` after
-    # `s = S(k)`): those classes, dotted as this file names them
+    # Where every return statement returns an instance made by calling a class here or in a
+    # project factory: what made them, as calls (frozenset[CallRef]): `Named(S)` for
+    # `return S(k)` (or `s` after `s = S(k)`), `Entries(SOLVERS)` for `return SOLVERS[k](x)`,
+    # `Named(make)` for `return make(k)` (what `make` returns, in turn)
     returns_built: frozenset = frozenset()
     # Parameters that hold tensors when the function is an entry point (called from
     # outside the linted code): positional, un-annotated, no default, not named for a size.

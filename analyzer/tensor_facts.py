@@ -127,7 +127,7 @@ class FunctionScope:
     param_refs: dict[str, refs.Param] = field(default_factory=dict)
     instance_classes: dict[str, str] = field(default_factory=dict)  # local var -> dotted class
     returned_objects: dict[str, refs.CallRef] = field(default_factory=dict)  # local var -> the project call it came from
-    returned_built: list[str | None] = field(default_factory=list)  # each return: the class of the instance built here
+    returned_built: list[frozenset | None] = field(default_factory=list)  # each return: what made its instance (summary.returns_built)
     returns: list[object] = field(default_factory=list)
     return_fields: list[tuple | None] = field(default_factory=list)  # the fields' kinds of each returned tuple
     # names bound by unpacking a project call's result (`a, b = self.split(x)`), not rebound
