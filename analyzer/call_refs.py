@@ -60,9 +60,13 @@ class SuperMethod:
 @dataclass(frozen=True)
 class AnyMethod:
     """`obj.name()` on an object of unknown class: the project's methods of that name, followed
-    only when few classes (or one family) define it."""
+    only when few classes (or one family) define it; or else, those of `package` (the calling
+    file's top-level package) when few of its classes do: a package's code mostly calls its
+    own classes, and what a run finds in a package then does not depend on the other
+    packages it lints."""
 
     name: str
+    package: str = ""
 
     def __str__(self) -> str:
         return f"?.{self.name}"

@@ -1449,7 +1449,7 @@ class FileAnalyzer(cst.CSTVisitor):
         kind = self.facts.kind(receiver)
         if kind == tf.STATIC or kind in tf.TENSORS:
             return None
-        return refs.AnyMethod(method)
+        return refs.AnyMethod(method, self.summary.module.partition(".")[0])
 
     def _callable_ref(self, expr: cst.BaseExpression) -> refs.CallRef | None:
         """A reference to the function or class an expression names, if it names one."""

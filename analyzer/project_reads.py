@@ -193,8 +193,9 @@ class TrackedIndex(ProjectIndex):
     def wrappers(self, key: str) -> list[str]:
         return self._cached("wrappers", self._wrappers, key, lambda: super(TrackedIndex, self).wrappers(key))
 
-    def _one_family(self, name: str) -> bool:
-        return self._cached("families", self._families, name, lambda: super(TrackedIndex, self)._one_family(name))
+    def _one_family(self, name: str, package: str = "") -> bool:
+        return self._cached("families", self._families, (name, package),
+                            lambda: super(TrackedIndex, self)._one_family(name, package))
 
     def is_module_class(self, class_key: str) -> bool:
         """Cached here (every run asks it of every class with a forward, for the roots)."""

@@ -266,14 +266,23 @@ class ProjectIndex:
         return len(methods) <= MAX_MODULE_CLASSES_BY_NAME and all(
             self.is_module_class(self.functions[k][1].class_key) for k in methods)
 
-    def _one_family(self, name: str) -> bool:
-        """Every class defining method `name` derives from one of them: `op.solve()` on an
-        object of unknown class is that family's method, however many override it."""
-        found = self._families.get(name)
+    def _by_name(self, name: str, package: str) -> list[str]:
+        """The methods called `name`: all of them, or with `package`, those whose module is in
+        that top-level package."""
+        found = self.methods_by_name.get(name, [])
+        if not package:
+            return found
+        return [k for k in found if self.functions[k][0].module.partition(".")[0] == package]
+
+    def _one_family(self, name: str, package: str = "") -> bool:
+        """Every class defining method `name` (in `package`, if given) derives from one of
+        them: `op.solve()` on an object of unknown class is that family's method, however
+        many override it."""
+        found = self._families.get((name, package))
         if found is None:
-            classes = [self.functions[k][1].class_key for k in self.methods_by_name.get(name, ())]
+            classes = [self.functions[k][1].class_key for k in self._by_name(name, package)]
             found = any(all(base in self.mro(c) for c in classes) for base in classes if base in self.classes)
-            self._families[name] = found
+            self._families[(name, package)] = found
         return found
 
     def wrappers(self, key: str) -> list[str]:
@@ -348,9 +357,11 @@ class ProjectIndex:
         if isinstance(ref, (Returned, Entries, ParamCallable)):  # what a call returned, a function from a table
             return sorted({run for k in self.callables(ref) if (run := self._run_by_calling(k))})
         if isinstance(ref, AnyMethod):
-            found = self.methods_by_name.get(ref.name, ())
-            if len(found) <= MAX_CLASSES_BY_NAME or self._one_family(ref.name) or self._all_modules(found):
-                return list(found)
+            for package in ("", ref.package) if ref.package else ("",):
+                found = self._by_name(ref.name, package)
+                if found and (len(found) <= MAX_CLASSES_BY_NAME or self._one_family(ref.name, package)
+                              or self._all_modules(found)):
+                    return list(found)
             return []
         if isinstance(ref, MethodPattern):
             return self._pattern_methods(ref)
