@@ -745,22 +745,23 @@ class FileAnalyzer(cst.CSTVisitor):
         """What a returned object was made by calling, if it is an instance made here or by a
         project factory: a class (`return S(k)`, `s` after `s = S(k)`), a class a table or a
         local holds (`return SOLVERS[name](dtype)`), or a project function whose own returns
-        it passes on (`return make(k)`, `s` after `s = make(k)`). None when unknown."""
+        it passes on (`return make(k)`, `s` after `s = make(k)`). None when unknown, and for
+        what a parameter holds (it depends on call sites, and this is resolved with names
+        only) or a method of an object a factory made returns (resolving that asks what
+        factories make again: ProjectIndex.built_by)."""
         fn = self.facts.function
         built = self._constructed_class(value)
+        picked: list = []
         if built is None and isinstance(value, cst.Name):
             built = fn.instance_classes.get(value.value)
-            made_by = fn.returned_objects.get(value.value)
-            if built is None and made_by is not None:
-                return frozenset((made_by,))
+            if built is None and value.value in fn.returned_objects:
+                picked = [fn.returned_objects[value.value]]
         if built is not None:
             return frozenset((refs.Named(built),)) if self.facts.is_project_name(built) else None
-        if not isinstance(value, cst.Call):
-            return None
-        ref = self._call_ref(value, self.facts.qualname(value.func))
-        picked = [ref] if ref is not None else self._local_call_refs(value.func)
-        # what a parameter holds depends on call sites, and this is resolved with names only
-        picked = [r for r in picked if not isinstance(r, refs.ParamCallable)]
+        if isinstance(value, cst.Call):
+            ref = self._call_ref(value, self.facts.qualname(value.func))
+            picked = [ref] if ref is not None else self._local_call_refs(value.func)
+        picked = [r for r in picked if not isinstance(r, (refs.ParamCallable, refs.ReturnedMethod))]
         return frozenset(picked) or None
 
     def _constructed_class(self, value) -> str | None:

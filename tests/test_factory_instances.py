@@ -128,3 +128,34 @@ def test_dynamo_breaks_on_those_lines():
         lines = [line if name == "solvers.py" else (SOLVERS + MODEL).splitlines().index(_REBUILT) + 1
                  for name, line in found]
         assert sorted({line for _, line in verdicts[root]["breaks"]}) == sorted(lines), root
+
+
+def test_factories_that_return_each_others_method_results_end(tmp_path):
+    # what `f` returns is what a method of `g`'s object returns, and the other way round
+    (tmp_path / "loop.py").write_text('''import torch
+
+
+class S:
+    def m(self):
+        return g()
+
+    def run(self, x):
+        return x * 2
+
+
+def f():
+    s = g()
+    return s.m()
+
+
+def g():
+    t = f()
+    return t.m()
+
+
+class Net(torch.nn.Module):
+    def forward(self, x):
+        return f().run(x)
+''')
+    result = lint_paths([tmp_path], Settings(), jobs=1, use_cache=False)
+    assert [d.code for d in result.diagnostics] == []
