@@ -16,7 +16,6 @@ from __future__ import annotations
 import dataclasses
 
 from tclint.analyzer.call_refs import Named, NoneArg, Returned
-from tclint.analyzer.per_file import PerFile
 from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.summary import FileSummary
 
@@ -67,46 +66,76 @@ class NoneReceivers:
     """The functions that a call of the compiled region (`index.reached`) may pass a None
     under torch.compile (CallSite.none_args): a None it makes, or one passed on from a
     function that receives one, as a parameter or in its `**kwargs`. A finding waiting for such a None (NoneArg) in any other
-    function does not hold (ProjectIndex._caller_passing_none finds no caller). Each file's
-    calls that pass one are kept while its summary is the same object: a workspace has
-    a million call sites, a few hundred of them such calls."""
+    function does not hold (ProjectIndex._caller_passing_none finds no caller). A workspace
+    has a million call sites, a few thousand of them such calls: they are kept, by the
+    function a None passes on from, and brought up to date only for the files re-summarized
+    since the last run, so a run follows only the calls that receivers pass on through."""
 
     def __init__(self) -> None:
-        self._sites = PerFile(_sites_passing)  # path -> [(function, call site)]
+        self._files: dict[str, tuple] = {}  # path -> (the summary its calls below are of, the functions they pass on from)
+        self._makes: dict[str, list] = {}  # path -> [(function, call)] of calls passing a None they make
+        self._passes: dict[str, dict[str, list]] = {}  # function -> path -> [(caller, call)] passing its None on
         self.last: frozenset[str] | None = None  # of the last run
 
     def found(self, index: ProjectIndex) -> None:
+        self._refresh(index.files)
         reached = index.reached or set()
         receivers: set[str] = set()
-        passed_on: dict[str, list] = {}  # function -> the calls passing on a None it receives
-        for key, site in (pair for fs in index.files for pair in self._sites.of(fs)):
-            if key not in reached:
-                continue
-            if site.forwards_kwargs:  # `inner(x, **kwargs)`: passes on a None it may receive by keyword
-                passed_on.setdefault(key, []).append(site.ref)
-            for _, condition in site.none_args:
-                if _waits_for_none_arg(condition):
-                    for ref in condition:
-                        passed_on.setdefault(ref.function, []).append(site.ref)
-                else:  # always, or while a compiling test holds (taken to)
-                    receivers.update(index.resolve_ref(site.ref))
+        for calls in self._makes.values():
+            for key, ref in calls:
+                if key in reached:
+                    receivers.update(index.resolve_ref(ref))
         todo = list(receivers)
         while todo:
-            for ref in passed_on.pop(todo.pop(), ()):
-                fresh = [key for key in index.resolve_ref(ref) if key not in receivers]
-                receivers.update(fresh)
-                todo += fresh
+            for calls in self._passes.get(todo.pop(), {}).values():
+                for key, ref in calls:
+                    if key in reached:
+                        fresh = [callee for callee in index.resolve_ref(ref) if callee not in receivers]
+                        receivers.update(fresh)
+                        todo += fresh
         self.last = frozenset(receivers)
 
     def clear(self) -> None:
         """Forget the kept files (the project's files changed): the next run works it out."""
-        self._sites.clear()
+        self._files, self._makes, self._passes = {}, {}, {}
 
+    def _refresh(self, files: list[FileSummary]) -> None:
+        paths = set()
+        for fs in files:
+            paths.add(fs.path)
+            known = self._files.get(fs.path)
+            if known is None or known[0] is not fs:
+                self._forget(fs.path)
+                self._add(fs)
+        for path in [p for p in self._files if p not in paths]:
+            self._forget(path)
 
-def _sites_passing(fs: FileSummary) -> list:
-    """The file's calls that may pass a None on: [(function, call site)]."""
-    return [(fn.key, site) for fn in fs.functions.values() for site in fn.calls
-            if site.none_args or site.forwards_kwargs]
+    def _add(self, fs: FileSummary) -> None:
+        makes, passes = [], {}
+        for fn in fs.functions.values():
+            for site in fn.calls:
+                if site.forwards_kwargs:  # `inner(x, **kwargs)`: passes on a None it may receive by keyword
+                    passes.setdefault(fn.key, []).append((fn.key, site.ref))
+                for _, condition in site.none_args:
+                    if _waits_for_none_arg(condition):
+                        for ref in condition:
+                            passes.setdefault(ref.function, []).append((fn.key, site.ref))
+                    else:  # always, or while a compiling test holds (taken to)
+                        makes.append((fn.key, site.ref))
+        self._files[fs.path] = (fs, frozenset(passes))
+        if makes:
+            self._makes[fs.path] = makes
+        for function, calls in passes.items():
+            self._passes.setdefault(function, {})[fs.path] = calls
+
+    def _forget(self, path: str) -> None:
+        _, functions = self._files.pop(path, (None, ()))
+        self._makes.pop(path, None)
+        for function in functions:
+            by_path = self._passes[function]
+            del by_path[path]
+            if not by_path:
+                del self._passes[function]
 
 
 def _waits_for_none_arg(condition: frozenset) -> bool:

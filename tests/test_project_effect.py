@@ -131,3 +131,39 @@ def test_a_first_use_of_a_parameter_edited_is_no_change_while_no_call_passes_it_
     before = project_diagnostics(files, Settings(), resolutions)
     assert same_in_effect(files[0], edited, files, key_tables(files), receivers=resolutions.none_receivers.last) is same
     assert (before == project_diagnostics([edited], Settings())) is same
+
+
+PASSER = '''def scale(x, w=None):
+    y = w + 0
+    return x
+
+
+def mid(x, w=None):
+    return scale({args})
+'''
+RUNNER = '''import torch
+from passer import mid
+
+
+@torch.compile
+def run(x, w=None):
+    if w is None and not torch.compiler.is_compiling():
+        w = x
+    return mid(x, w)
+'''
+
+
+def test_the_functions_that_receive_a_none_under_compile_follow_an_edit_of_the_file_passing_it_on():
+    # The calls passing a None on are kept per file between runs: the edited file's are made
+    # again, so `scale` stops receiving one when `mid` no longer passes its `w` on.
+    runner = summarize_source(RUNNER, "/p/runner.py", "runner")
+    resolutions = Resolutions()
+    last = {}
+    for args in ("x, w", "2, 3", "x, w"):
+        files = [summarize_source(PASSER.format(args=args), "/p/passer.py", "passer"), runner]
+        project_diagnostics(files, Settings(), resolutions)
+        fresh = Resolutions()
+        project_diagnostics(files, Settings(), fresh)
+        assert resolutions.none_receivers.last == fresh.none_receivers.last
+        last[args] = resolutions.none_receivers.last
+    assert "passer.scale" in last["x, w"] and "passer.scale" not in last["2, 3"]
