@@ -17,7 +17,8 @@ whole region's breaks.
 
 For the check, each function keeps the answers about values its summary asks for (none for
 most: no "am I compiling" arm, no condition on what a value is). While none of them was
-dropped since (KeptValues.dropped, its generation), the same summary, the same codes and the
+dropped since (KeptValues.dropped, its generation), and the run keeps the last one's answers
+of whether a parameter is left falsy where it asks one, the same summary, the same codes and the
 same kept callee list are all that can change its inputs, and the check is a few identity
 tests instead of building the inputs again (12,000 functions on transformers' models). Which functions call which, for
 the passes that spread breaks up the call graph (loop_skips.Breaking), is kept too, and
@@ -33,8 +34,8 @@ from tclint.analyzer.loop_skips import FunctionFindings
 class KeptFindings:
     def __init__(self) -> None:
         # key -> (its inputs, its chain's inputs or None, the findings made from them, the
-        # answers about values its summary asks for with their generation (None: some are
-        # not kept answers), the compiled region its chain was last checked against)
+        # answers about values its summary asks for with their generation (None: no kept
+        # answers), the compiled region its chain was last checked against)
         self._kept: dict[str, tuple[tuple, tuple | None, FunctionFindings, tuple | None, dict]] = {}
         self._sites = CallSites()
 
@@ -69,6 +70,8 @@ class KeptFindings:
         kept = self._kept.get(key)
         if kept is None or kept[0] is not inputs and not _same(kept[0], inputs):
             return None
+        if kept[0] is not inputs:  # worked out again, the same: what it asked is this run's answers now
+            kept = self._kept[key] = (inputs, kept[1], kept[2], _questions(index, inputs[0]), kept[4])
         if kept[2].own and kept[4] is not reached:
             # The same region (project_reach.KeptReach gives the last one back while every
             # reached function, its roots' positions too, stands) gives the same chain.
@@ -92,25 +95,29 @@ class KeptFindings:
 
 def _questions(index, fn) -> tuple | None:
     """(the generation of the kept answers, the answers `fn`'s candidates and call sites ask
-    for); None where one is not a kept answer (whether a parameter is left falsy)."""
+    for, the run's answers of whether a parameter is left falsy where it asks one: they stand
+    while a later run keeps that very dict (ProjectIndex.keep_falsy_answers))."""
     values = getattr(index, "values", None)
     if values is None:
         return None
     asked = set()
+    falsy = None
     for unless, condition in [(cand.unless, cand.condition) for cand in fn.candidates] + [
             (site.unless, None) for site in fn.calls]:
         for ref in unless or ():
             if isinstance(ref, LeftFalsy):
-                return None
-            asked.add(("compiling", ref))
+                falsy = index.falsy_answers()
+            else:
+                asked.add(("compiling", ref))
         if condition is not None:
             asked.add(("sources", condition))
-    return values.generation, frozenset(asked)
+    return values.generation, frozenset(asked), falsy
 
 
 def _answers_stand(index, questions: tuple) -> bool:
     values = index.values
-    return questions[0] == values.generation and (not questions[1] or questions[1].isdisjoint(values.dropped))
+    return (questions[0] == values.generation and (not questions[1] or questions[1].isdisjoint(values.dropped))
+            and (questions[2] is None or questions[2] is index.falsy_answers()))
 
 
 def _same(kept: tuple, now: tuple) -> bool:

@@ -29,6 +29,7 @@ class KeptReach:
         self._edges: dict[str, tuple] = {}
         self._special: dict[str, tuple] = {}  # key -> (summary, indexes of such sites)
         self._index: regions.ProjectIndex | None = None  # the last walk's, for its callers map
+        self._last: regions.ProjectIndex | None = None  # the run before, where this run has its callers map
 
     @property
     def reached(self):
@@ -37,6 +38,7 @@ class KeptReach:
 
     def reach(self, index: regions.ProjectIndex, roots: list[regions.Root]) -> dict:
         """regions.reach(index, roots), the last one's where nothing it read changed."""
+        self._last = None
         in_graph = {key for fs in index.files for ref in fs.in_graph for key in regions._compile_targets(index, ref)}
         absent = [r.function for r in roots if r.function not in index.functions]
         if (self._reached is not None and roots == self._roots and in_graph == self._in_graph
@@ -44,6 +46,7 @@ class KeptReach:
             last = self._index
             if last is not None and last._callers_map is not None and last.reached == set(self._reached):
                 index._callers_map = last._callers_map  # built over the same region and sites
+                self._last = last
             self._index = index
             return self._reached
         reached = regions.reach(index, roots)
@@ -52,6 +55,13 @@ class KeptReach:
         self._special = {key: self._special[key] for key in reached}
         self._index = index
         return reached
+
+    def region_found(self, index: regions.ProjectIndex) -> None:
+        """The run's region and roots are set on `index`: it keeps the last run's answers of
+        whether a parameter is left falsy, where they hold (ProjectIndex.keep_falsy_answers)."""
+        if self._last is not None:
+            index.keep_falsy_answers(self._last)
+            self._last = None
 
     def _edge(self, index: regions.ProjectIndex, key: str) -> tuple:
         fn = index.functions[key][1]

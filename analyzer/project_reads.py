@@ -283,6 +283,11 @@ class TrackedIndex(ProjectIndex):
     def root_keys(self, keys: set[str]) -> None:
         self._roots = keys
 
+    def falsy_answers(self) -> dict:
+        # Inside an answer being worked out none is reused, so that its reads of the roots and
+        # callers are noted; nor is the run's own set replaced (kept findings hold on to it).
+        return {} if self._frames else super().falsy_answers()
+
     def _note_root(self, key: str) -> None:
         self._frames[-1].add(("root", key))
 

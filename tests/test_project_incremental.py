@@ -460,3 +460,38 @@ def test_kept_inputs_are_reused_while_the_answers_about_values_they_asked_for_st
     assert reused(index, "returns.ones") and reused(index, "branch.run")  # `if ones(x)`: its answer stands
     summaries[2] = summarize_source(RETURNS.replace("torch.ones(3)", "3"), "/p/returns.py", "returns")
     assert not reused(kept.index(summaries), "branch.run")  # what `ones` returns was dropped
+
+
+STEP = '''import torch
+
+
+def step(x, mask=None):
+    if mask is not None:
+        torch.ones(3).sum().item()
+    return x
+'''
+RUN = '''import torch
+from step import step
+
+
+@torch.compile
+def run(x):
+    return step({args})
+'''
+
+
+def test_whether_every_compiled_caller_leaves_a_parameter_falsy_is_kept_only_while_the_callers_are():
+    # An import added elsewhere leaves the region and its callers map: the last run's answer
+    # (`mask` is left None, so the arm is not traced) is kept. A caller that passes it
+    # walks again, and the answer is worked out anew.
+    kept = Resolutions()
+    step = summarize_source(STEP, "/p/step.py", "step")
+    states = [("x", ""), ("x", "import os\n"), ("x, True", "import os\n"), ("x", ""), ("x", "import os\n")]
+    items = []
+    for args, other in states:
+        files = [step, summarize_source(RUN.format(args=args), "/p/run.py", "run"),
+                 summarize_source(other + "def unused(x):\n    return x\n", "/p/other.py", "other")]
+        found = project_diagnostics(files, Settings(), kept)
+        assert found == project_diagnostics(files, Settings(), Resolutions())
+        items.append([d.line for d in found if d.code == "TC102"])
+    assert items == [[], [], [6], [], []]
