@@ -44,6 +44,9 @@ STUDIED = {
     "lion_pytorch", "lambda_networks", "siren_pytorch", "geoopt", "kymatio", "torchkbnufft",
     "peft", "botorch", "esm", "nnAudio", "torchdyn", "nflows", "torchquad", "neuralop", "minGRU_pytorch",
     "gateloop_transformer", "bs_roformer",
+    "pytorch_optimizer", "optimi", "adan_pytorch", "FrEIA", "torchmin", "egnn_pytorch",
+    "point_transformer_pytorch", "tab_transformer_pytorch", "x_mlps_pytorch",
+    "discrete_continuous_embed_readout", "torchfm", "stable_baselines3",
 }
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>.+)$')
 _WRAPPERS = ("Encountered graph break when attempting to trace", "Failed to handle graph break gracefully",
