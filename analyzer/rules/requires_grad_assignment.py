@@ -2,6 +2,7 @@ import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules.base import Example, Rule
+from tclint.analyzer.values import Kind
 
 
 class RequiresGradAssignment(Rule):
@@ -40,6 +41,17 @@ class RequiresGradAssignment(Rule):
             def f(x):
                 return x * 2 if x.requires_grad else x
         """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            class Options:
+                requires_grad = False
+            def configure(opts):
+                opts.requires_grad = True
+                return opts
+            @torch.compile
+            def f(x):
+                return x * 2 if configure(Options()).requires_grad else x
+        """, call="f(torch.randn(3))"),
     ]
     INVALID = [
         Example("""
@@ -57,12 +69,24 @@ class RequiresGradAssignment(Rule):
                 x.requires_grad = False
                 return x * 3
         """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            def log_jacobian(x):
+                if x[0].is_leaf:
+                    x[0].requires_grad = True
+                return x[0].sum()
+            @torch.compile
+            def f(x):
+                return log_jacobian(x) * 2
+        """, call="f([torch.randn(3)])"),
     ]
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             t = target.target
             if isinstance(t, cst.Attribute) and t.attr.value == "requires_grad":
-                cond = self.facts.tensor_condition(t.value)
-                if cond is not None or self.facts.value(t.value).assumed:
-                    self.report(t, condition=None if cond in (True, None) else cond)
+                # a helper's parameter (or an element of one) counts where a compiled caller
+                # passes a tensor there
+                value = self.facts.value(t.value)
+                if value.kind in (Kind.TENSOR, Kind.MASK):
+                    self.report(t, condition=value.condition)
