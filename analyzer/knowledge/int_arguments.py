@@ -38,11 +38,13 @@ FUNCTIONS: dict[str, NumberParams] = {
     "torch.nn.functional.pad": NumberParams((1,), ("pad",)),
     "torch.nn.functional.interpolate": NumberParams((1,), ("size",)),
     "torch.nn.functional.one_hot": NumberParams((1,), ("num_classes",)),
-    # the scalar factors of out-of-place ops (`torch.add(a, b, alpha=t)`); their in-place
-    # forms (`add_`, `addcmul_`) and `addcdiv` take a tensor there without a break
+    # the scalar factors of out-of-place ops (`torch.add(a, b, alpha=t)`); the in-place forms
+    # of the elementwise ones (`add_`, `addcmul_`) and `addcdiv` take a tensor there without a
+    # break, those of the matrix products (`addmm_`, `addr_`, ...) do not
     **dict.fromkeys(("torch.add", "torch.sub", "torch.rsub"), NumberParams((), ("alpha",))),
     "torch.addcmul": NumberParams((), ("value",)),
-    **dict.fromkeys(("torch.addmm", "torch.addmv", "torch.baddbmm"), NumberParams((), ("beta", "alpha"))),
+    **dict.fromkeys(("torch.addmm", "torch.addmv", "torch.baddbmm", "torch.addbmm", "torch.addr"),
+                    NumberParams((), ("beta", "alpha"))),
 }
 
 # Tensor methods, by name (the receiver must be a tensor or look like one).
@@ -61,5 +63,6 @@ METHODS: dict[str, NumberParams] = {
     "multinomial": NumberParams((0,), ("num_samples",)),
     **dict.fromkeys(("add", "sub"), NumberParams((), ("alpha",))),
     "addcmul": NumberParams((), ("value",)),
-    "addmm": NumberParams((), ("beta", "alpha")),
+    **dict.fromkeys(("addmm", "addmv", "baddbmm", "addbmm", "addr", "addmm_", "addmv_", "baddbmm_", "addbmm_",
+                     "addr_"), NumberParams((), ("beta", "alpha"))),
 }

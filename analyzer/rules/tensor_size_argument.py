@@ -62,6 +62,14 @@ class TensorSizeArgument(Rule):
             def f(x):
                 return x.view(x.shape[0], -1).topk(2).values.clamp(min=x.mean())
         """, call="f(torch.randn(4, 3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(exp_avg, grad):
+                exp_avg = exp_avg.clone()
+                exp_avg.add_(grad, alpha=grad.norm())
+                return exp_avg
+        """, call="f(torch.zeros(3), torch.randn(3))"),
     ]
     INVALID = [
         Example("""
@@ -99,6 +107,23 @@ class TensorSizeArgument(Rule):
             def f(labels):
                 return F.one_hot(labels, num_classes=labels.max() + 1)
         """, call="f(torch.tensor([0, 2, 1]))"),
+        Example("""
+            import torch
+            def bfgs_update(inv_hess, s, y, rho_inv):
+                rho = rho_inv.reciprocal()
+                return torch.addr(inv_hess, s, y, alpha=-rho)
+            @torch.compile
+            def f(inv_hess, s, y):
+                return bfgs_update(inv_hess, s, y, y.dot(s))
+        """, call="f(torch.eye(3), torch.randn(3), torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(stats, g):
+                stats = stats.clone()
+                stats.addmm_(g, g.t(), beta=g.norm())
+                return stats
+        """, call="f(torch.eye(3), torch.randn(3, 3))"),
     ]
 
     @classmethod
