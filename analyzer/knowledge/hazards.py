@@ -50,6 +50,7 @@ NUMPY_UNSUPPORTED = GraphBreak("GB0294", "attempted to trace numpy function unsu
 OPAQUE_OBJECT = GraphBreak("GB0363", "An opaque object was created in the middle of the program.")
 CREATE_REQUIRES_GRAD = GraphBreak("GB0225", "Attempted to use tensor creation function with requires_grad=True")
 RETAIN_GRAD = GraphBreak("GB0108", "Tensor.retain_grad() with AOTDispatcher")
+INPLACE_VIEW_OF_INPUT = GraphBreak("GB0148", "Unsupported function call (delayed)")
 OPTIONAL_KEYS_TYPEDDICT = GraphBreak("GB0257", "TypedDict with optional keys")
 RECONSTRUCTION_FAILURE = GraphBreak("GB0092", "Reconstruction failure")
 MISSING_TP_ITERNEXT = GraphBreak("GB4347", "Missing tp_iternext")
