@@ -16,13 +16,16 @@ class InplaceViewOfInput(Rule):
     """
     ## What it does
     Flags an in-place view method (`t_()`, `transpose_()`, `squeeze_()`, `unsqueeze_()`,
-    `swapdims_()`, `as_strided_()`) called on an input of the compiled graph: a tensor passed
-    to the compiled function, or a gradient read from `.grad` (as in an optimizer's `step()`).
+    `swapdims_()`, `as_strided_()`) called on a gradient read from `.grad` (as in an
+    optimizer's `step()`), which is always an input of the compiled graph.
 
     ## Why is this bad?
     Dynamo cannot change the view of a graph input in place ("Getting an inplace view on a
     graph input is not supported"): the graph breaks at the call. On a tensor computed
-    inside the graph the same method traces fine.
+    inside the graph the same method traces fine. (A tensor passed to the compiled function
+    breaks too, but a `forward`'s parameter is an input only where that module is the one
+    compiled, not where another module's `forward` passes it an intermediate, so parameters
+    are left alone.)
 
     ## Example
     ```python
@@ -40,7 +43,7 @@ class InplaceViewOfInput(Rule):
 
     code = "TC244"
     name = "inplace-view-of-input"
-    message = "an in-place view method on an input of the compiled graph is not supported; the graph breaks here"
+    message = "an in-place view method on a gradient (an input of the compiled graph) is not supported; the graph breaks here"
     graph_break = hazards.INPLACE_VIEW_OF_INPUT
 
     VALID = [
@@ -61,15 +64,28 @@ class InplaceViewOfInput(Rule):
                 grad.t_()
                 return grad * 2
         """, call="f((lambda p: (setattr(p, 'grad', torch.randn(3, 4)), p)[1])(torch.nn.Parameter(torch.randn(3, 4))))"),
+        Example("""
+            import torch
+            class Inner(torch.nn.Module):
+                def forward(self, h):
+                    h.unsqueeze_(0)
+                    return h * 2
+            class Outer(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.inner = Inner()
+                def forward(self, x):
+                    return self.inner(x * 2)
+        """, call="torch.compile(Outer())(torch.randn(3, 4))"),
     ]
     INVALID = [
         Example("""
             import torch
             @torch.compile
-            def f(x):
-                x.unsqueeze_(0)
-                return x * 2
-        """, call="f(torch.randn(3, 4))"),
+            def f(p):
+                p.grad.t_()
+                return p.grad * 2
+        """, call="f((lambda p: (setattr(p, 'grad', torch.randn(3, 3)), p)[1])(torch.nn.Parameter(torch.randn(3, 3))))"),
         Example("""
             import torch
             @torch.compile
@@ -97,7 +113,3 @@ class InplaceViewOfInput(Rule):
             self.report(node, f"`.{found[1]}()` changes the view of a gradient read from `.grad`, an input of the "
                               "compiled graph, which Dynamo does not support; the graph breaks here. Use the "
                               "out-of-place method")
-        elif (self.facts.function.root_like and isinstance(receiver, cst.Name)
-              and self.facts.value(receiver).assumed):
-            self.report(node, f"`.{found[1]}()` changes the view of a tensor passed to the compiled function, "
-                              "which Dynamo does not support; the graph breaks here. Use the out-of-place method")
