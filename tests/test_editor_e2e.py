@@ -2,7 +2,7 @@
 VS Code (code-server in headless Chromium) with the extension from vscode-extension/.
 
 Both open `tinyvit/model.py` from a temporary copy of the bundled examples package and wait
-for the TC102 finding (`.item()`, line 25), which the server publishes on open.
+for the TC102 finding (`.item()`, line 22), which the server publishes on open.
 
 - Neovim: `nvim` on PATH (Debian 12: 0.7.2) and, when present, the newer
   `$E2E_HOME/nvim-venv/bin/nvim`; runs tests/e2e/nvim_diagnostics.lua headless. Skipped
@@ -40,7 +40,7 @@ E2E_HOME = Path(os.environ.get("E2E_HOME", "/opt/e2e"))
 BIN = Path(sys.executable).parent
 TCLINT = BIN / ("tclint.exe" if os.name == "nt" else "tclint")
 
-LINE, COL = 25, 29   # `self.history.append(logits.norm().item())` in examples/tinyvit/model.py
+LINE, COL = 22, 29   # `self.history.append(x.norm().item())` in examples/tinyvit/model.py
 MESSAGE = "`.item()` converts a tensor to a Python number"
 
 pytestmark = pytest.mark.e2e
@@ -52,7 +52,7 @@ def examples(tmp_path: Path) -> Path:
     ws = tmp_path / "ws"
     shutil.copytree(ROOT / "examples", ws, ignore=shutil.ignore_patterns("__pycache__"))
     line = (ws / "tinyvit" / "model.py").read_text().splitlines()[LINE - 1]
-    assert line.index("logits.norm().item()") + 1 == COL, line   # where TC102's range starts
+    assert line.index("x.norm().item()") + 1 == COL, line   # where TC102's range starts
     return ws
 
 
