@@ -137,6 +137,7 @@ class FileAnalyzer(cst.CSTVisitor):
         self._picked_objects: set[tuple[str, str]] = set()
         self._empty_lists: set[tuple[str, str]] = set()  # (function key, local) bound to `[]`, nothing appended yet
         self._picked_callables: set[tuple[str, str]] = set()  # `solver_fn = SOLVERS[m]`, `= select(m)`
+        self._bound_built: set[tuple[str, str]] = set()  # `run = s.run` on an object built here
         self._local_callables = self.facts.local_callables
         self._record_callables: dict[tuple[str, str], frozenset] = {}  # see _record_held
         # (function key, local) bound to `partial(f, a, b)`: what `a, b` pass, ahead of a call's own arguments
@@ -666,7 +667,8 @@ class FileAnalyzer(cst.CSTVisitor):
                 where = (fn.key, target.value)
                 for picked, holds in ((self._picked_objects, self._picked_call(value)),
                                       (self._picked_callables, kind not in tf.TENSORS and not cls_name
-                                       and isinstance(value, (cst.Subscript, cst.Call)))):
+                                       and isinstance(value, (cst.Subscript, cst.Call))),
+                                      (self._bound_built, isinstance(value, cst.Attribute) and self._built_here(value))):
                     if holds:
                         picked.add(where)
                     else:
@@ -1086,7 +1088,9 @@ class FileAnalyzer(cst.CSTVisitor):
 
     def _built_here(self, func: cst.BaseExpression) -> bool:
         """A method called on an object built in this function: `S().run`, or `s.run` after
-        `s = S()` here."""
+        `s = S()` here, or `run` after `run = s.run`."""
+        if isinstance(func, cst.Name):
+            return (self.facts.function.key, func.value) in self._bound_built
         if not isinstance(func, cst.Attribute):
             return False
         receiver = func.value
@@ -1163,42 +1167,48 @@ class FileAnalyzer(cst.CSTVisitor):
                 return refs.Named(qual)
             return None
         if isinstance(func, cst.Attribute):
-            receiver = func.value
-            method = func.attr.value
-            if isinstance(receiver, cst.Call) and dotted_name(receiver.func) == "super":
-                cls = facts.class_dotted()
-                return refs.SuperMethod(cls, method) if cls else None
-            if facts.is_self(receiver):
-                return refs.Method(facts.class_dotted(), method)
-            held = (self._attribute_class(receiver.value, element=True) if isinstance(receiver, cst.Subscript)
-                    else self._attribute_class(receiver, element=False))
-            if held:  # `self.ema.update()`, `self.blocks[0].reset()`
-                return refs.Method(held, method)
-            made_by = self._attribute_maker(receiver)
-            if made_by is not None and method not in api.TENSORISH_METHODS:  # `self.solver.step()`
-                return refs.ReturnedMethod(made_by, method, self._method_by_name(receiver, method) is not None,
-                                           stored=True)
-            if isinstance(receiver, cst.Name) and facts.function is not None:
-                cls_name = facts.function.instance_classes.get(receiver.value)
-                if cls_name is None and facts.function.lookup(receiver.value) is None:
-                    cls_name = facts.module_instances.get(receiver.value)  # `solver = Solver()` at module level
-                if cls_name:
-                    return refs.Method(cls_name, method)
-                made_by = facts.function.returned_objects.get(receiver.value)
-                if made_by is not None and method not in api.TENSORISH_METHODS:
-                    return refs.ReturnedMethod(made_by, method, self._method_by_name(receiver, method) is not None)
-            built = self._constructed_class(receiver)
-            if built and facts.is_project_name(built):  # `S(3).run(x)`
-                return refs.Method(built, method)
-            made_by = self._project_call_ref(receiver)
-            if made_by is not None and method not in api.TENSORISH_METHODS:  # `make(2).run(x)`
-                return refs.ReturnedMethod(made_by, method, self._method_by_name(receiver, method) is not None)
-            return self._method_by_name(receiver, method)
+            return self._method_ref(func)
         if isinstance(func, cst.Name) and facts.function is not None:
             nested = self._nested_def(func.value)
             if nested is not None:
                 return refs.Named(nested)
         return None
+
+    def _method_ref(self, func: cst.Attribute) -> refs.CallRef | None:
+        """The method that `func` (`obj.name`, not a module's function) names: what calling
+        it runs, called at once or after it is bound to a name (`run = s.run; run(x)`)."""
+        facts = self.facts
+        receiver = func.value
+        method = func.attr.value
+        if isinstance(receiver, cst.Call) and dotted_name(receiver.func) == "super":
+            cls = facts.class_dotted()
+            return refs.SuperMethod(cls, method) if cls else None
+        if facts.is_self(receiver):
+            return refs.Method(facts.class_dotted(), method)
+        held = (self._attribute_class(receiver.value, element=True) if isinstance(receiver, cst.Subscript)
+                else self._attribute_class(receiver, element=False))
+        if held:  # `self.ema.update()`, `self.blocks[0].reset()`
+            return refs.Method(held, method)
+        made_by = self._attribute_maker(receiver)
+        if made_by is not None and method not in api.TENSORISH_METHODS:  # `self.solver.step()`
+            return refs.ReturnedMethod(made_by, method, self._method_by_name(receiver, method) is not None,
+                                       stored=True)
+        if isinstance(receiver, cst.Name) and facts.function is not None:
+            cls_name = facts.function.instance_classes.get(receiver.value)
+            if cls_name is None and facts.function.lookup(receiver.value) is None:
+                cls_name = facts.module_instances.get(receiver.value)  # `solver = Solver()` at module level
+            if cls_name:
+                return refs.Method(cls_name, method)
+            made_by = facts.function.returned_objects.get(receiver.value)
+            if made_by is not None and method not in api.TENSORISH_METHODS:
+                return refs.ReturnedMethod(made_by, method, self._method_by_name(receiver, method) is not None)
+        built = self._constructed_class(receiver)
+        if built and facts.is_project_name(built):  # `S(3).run(x)`
+            return refs.Method(built, method)
+        made_by = self._project_call_ref(receiver)
+        if made_by is not None and method not in api.TENSORISH_METHODS:  # `make(2).run(x)`
+            return refs.ReturnedMethod(made_by, method, self._method_by_name(receiver, method) is not None)
+        return self._method_by_name(receiver, method)
 
     def _record_module_call(self, node: cst.Call, qual: str | None) -> None:
         """A module-level call that passes functions to a project function."""
@@ -1354,6 +1364,9 @@ class FileAnalyzer(cst.CSTVisitor):
             return self._table_callables(value)
         if isinstance(value, cst.Name) and (param := self._param_callable(value.value)) is not None:
             return frozenset((param,))  # `msg = initial_msg`: what the callers pass
+        if isinstance(value, cst.Attribute) and self.facts.qualname(value) is None:
+            ref = self._method_ref(value)  # `closure = sf.closure`: a bound method
+            return frozenset((ref,)) if ref is not None else frozenset()
         return self._returned_callables(value)
 
     def _record_held(self, value: cst.BaseExpression) -> frozenset:
