@@ -291,8 +291,39 @@ class KeywordObject:
         return f"{self.function}(**object)"
 
 
+@dataclass(frozen=True)
+class StrEnumClass:
+    """A condition: `cls` (the dotted name of `Cls` in `Cls.MEMBER`) is a str Enum (bases `str`
+    and `enum.Enum`, or `enum.StrEnum`, as its bases across files say) with no `method` of its
+    own: Dynamo does not trace a `str` method called on its members."""
+
+    cls: str
+    method: str
+
+    def __str__(self) -> str:
+        return f"str-enum:{self.cls}.{self.method}"
+
+
+@dataclass(frozen=True)
+class StrEnumArg:
+    """A condition: a compiled caller of `function` passes a member of a str Enum with no
+    `method` of its own (as StrEnumClass) as this parameter, passes on a parameter of its own
+    that gets one, or leaves it at a `default` that is one (`mode=BlendMode.CONSTANT`:
+    `default` is "BlendMode", dotted, "" for no such default); so does an entry point leaving
+    it out. `position` as in `Param`; `method` "" where a caller passes its own parameter on."""
+
+    function: str
+    position: int
+    name: str
+    default: str
+    method: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.function}({self.name}=str-enum).{self.method}"
+
+
 ConditionRef = (CallRef | Param | NumpyResult | ModuleClass | TensorType | OptionalKeys | Attr | ReturnedField
-                | CompilingTest | KeywordObject | NoneArg)
+                | CompilingTest | KeywordObject | NoneArg | StrEnumClass | StrEnumArg)
 
 
 def field_condition(condition: frozenset, field: str) -> frozenset:
@@ -304,4 +335,4 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
 
 
 RECORDS = (Named, Method, Getter, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ModuleClass, TensorType,
-           OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject, NoneArg)
+           OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject, NoneArg, StrEnumClass, StrEnumArg)

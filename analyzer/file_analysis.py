@@ -480,6 +480,9 @@ class FileAnalyzer(cst.CSTVisitor):
                 scope.flags[p.name.value] = refs.LeftFalsy(key, i if i < len(positional) else -1, p.name.value,
                                                            default)
             kind = scope.env[p.name.value] = self.facts.param_kind(p, root_like)
+            if kind not in tf.TENSORS:
+                scope.members[p.name.value] = refs.StrEnumArg(key, i if i < len(positional) else -1, p.name.value,
+                                                              self.member_class(p.default) or "")
             if kind in (tf.STATIC, tf.UNKNOWN) and p.annotation is not None:
                 elements = self.facts.annotation_elements(p.annotation.annotation)
                 if elements is not None:
@@ -640,6 +643,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 fn.param_refs.pop(target.value, None)
                 fn.unpacked.pop(target.value, None)
                 fn.flags.pop(target.value, None)
+                fn.members.pop(target.value, None)
                 fn.elements.pop(target.value, None)
                 elements = self._built_elements(value) if value is not None else None
                 if elements is not None:
@@ -1039,6 +1043,7 @@ class FileAnalyzer(cst.CSTVisitor):
                             keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword},
                             unless=self._unless(), in_loop=self._loop_depth > 0 or self._generator_depth > 0,
                             spreads=any(a.star for a in node.args), falsy=self._falsy_args(node),
+                            members=self._member_args(node),
                             objects=self._object_args(node),
                             built_here=self._built_here(node.func),
                             forwards_kwargs=any(a.star == "**" and _names(a.value, fn.kwargs_name) for a in node.args),
@@ -1125,6 +1130,32 @@ class FileAnalyzer(cst.CSTVisitor):
             elif isinstance(a.value, cst.Name) and a.value.value in self.facts.function.flags:
                 out.append((key, self.facts.function.flags[a.value.value]))
         return tuple(out)
+
+    def _member_args(self, node: cst.Call) -> tuple:
+        """(position or keyword, what it is) for each argument that may be a member of a str
+        Enum: `Cls.MEMBER` (the dotted name of `Cls`, a project name), or a parameter of the
+        caller's own (not rebound) passed on (its StrEnumArg)."""
+        members = self.facts.function.members
+        out = []
+        for i, a in enumerate(node.args):
+            if a.star:
+                break
+            key = a.keyword.value if a.keyword is not None else i
+            if isinstance(a.value, cst.Name) and a.value.value in members:
+                out.append((key, members[a.value.value]))
+            else:
+                cls = self.member_class(a.value)
+                if cls is not None:
+                    out.append((key, cls))
+        return tuple(out)
+
+    def member_class(self, node: cst.BaseExpression | None) -> str | None:
+        """The dotted name of `Cls` in `Cls.MEMBER`, where it names something of the project
+        (whether it is a str Enum, the project phase says)."""
+        if not isinstance(node, cst.Attribute):
+            return None
+        qual = self.facts.qualname(node.value)
+        return qual if qual is not None and self.facts.is_project_name(f"{qual}.{node.attr.value}") else None
 
     def _object_args(self, node: cst.Call) -> tuple:
         """(position or keyword, True or the caller's Param) for each argument that is no

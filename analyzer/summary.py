@@ -66,6 +66,9 @@ class CallSite:
     # `f(x, **kwargs)` passing on the caller's own `**kwargs`: a keyword the caller was
     # given reaches `f` too
     forwards_kwargs: bool = False
+    # Arguments (position or keyword) that may be members of a str Enum: `Cls.MEMBER` (the
+    # dotted name of `Cls`), or a parameter of the caller's own (its StrEnumArg)
+    members: tuple = ()  # tuple[tuple[int | str, str | StrEnumArg], ...]
     # Arguments (position or keyword) that are no Python constant: True for a tensor, a module
     # or `self`, or the caller's own parameter passed on (a `Param`: what its callers pass)
     objects: tuple = ()  # tuple[tuple[int | str, True | Param], ...]

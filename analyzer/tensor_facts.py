@@ -142,6 +142,9 @@ class FunctionScope:
     # parameters with no default or a falsy one (None, False, 0, ""), not rebound yet -> the
     # guard "every compiled caller leaves it falsy" (its `none` form: "... None")
     flags: dict[str, refs.LeftFalsy] = field(default_factory=dict)
+    # parameters that are no known tensor, not rebound yet -> the condition "a compiled caller
+    # passes a member of a str Enum" (with the method asked of it filled in by the rule)
+    members: dict[str, refs.StrEnumArg] = field(default_factory=dict)
     # names whose attributes are read with a name no tensor has (`out.logits`): never tensors
     objects: set[str] = field(default_factory=set)
     # parameters annotated as containers of tensors (`params: Dict[str, Tensor]`), not rebound
