@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tclint.analyzer.call_refs import StrEnumArg, StrEnumClass
 from tclint.analyzer.discovery import SourceFile, source_file
 from tclint.analyzer.summary import FileSummary
 
@@ -29,6 +30,46 @@ def imported_files(files: list[SourceFile], summaries: list[FileSummary]) -> lis
             if path is not None and path not in linted and path not in found:
                 found[path] = source_file(path)
     return sorted(found.values(), key=lambda f: f.display)
+
+
+def reexported_files(files: list[SourceFile], summaries: list[FileSummary],
+                     context: list[FileSummary]) -> list[SourceFile]:
+    """The files that define the possible str Enums (`Cls` of a `Cls.MEMBER` passed or taken
+    as a default) that `summaries` and `context` name through a package's `__init__` in
+    `context` which itself imports them (`monai.utils.BlendMode`, re-exported by
+    `monai/utils/__init__.py` from `.enums`), not among `files` or `context`: one step more,
+    for those names only (a module's other re-exports may be large, and are not asked for)."""
+    roots = package_roots(files)
+    packages = {s.module: s for s in context if s.path.endswith("__init__.py")}
+    known = {f.path for f in files} | {Path(s.path).resolve() for s in context}
+    found: dict[Path, SourceFile] = {}
+    for dotted in _asked_classes(summaries + context):
+        module, _, name = dotted.rpartition(".")
+        reexported = packages[module].imports.get(name) if module in packages else None
+        parts = reexported.split(".") if reexported is not None else ()
+        root = roots.get(parts[0]) if parts else None
+        path = module_file(root, parts) if root is not None else None
+        if path is not None and path not in known and path not in found:
+            found[path] = source_file(path)
+    return sorted(found.values(), key=lambda f: f.display)
+
+
+def _asked_classes(summaries: list[FileSummary]) -> set[str]:
+    """The dotted names the str-Enum questions of `summaries` ask about: a `Cls.MEMBER` a call
+    passes (CallSite.members) or a parameter defaults to (StrEnumArg.default, of a parameter
+    passed on or whose method is called), or whose method a function calls (StrEnumClass)."""
+    asked: set[str] = set()
+    for summary in summaries:
+        for fn in summary.functions.values():
+            for site in fn.calls:
+                asked.update(member if isinstance(member, str) else member.default for _, member in site.members)
+            for cand in fn.candidates:
+                for ref in cand.condition or ():
+                    if isinstance(ref, StrEnumClass):
+                        asked.add(ref.cls)
+                    elif isinstance(ref, StrEnumArg):
+                        asked.add(ref.default)
+    return asked - {""}
 
 
 def package_roots(files: list[SourceFile]) -> dict[str, Path]:

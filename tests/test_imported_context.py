@@ -78,3 +78,30 @@ def test_a_cached_run_is_redone_when_an_imported_module_changes(tmp_path, monkey
     fast = root / "pkg/fast.py"
     fast.write_text(fast.read_text().replace("torch.tensor(1.0)", "1.0"))
     assert ("base.py", 4, "TC101") not in _findings(root, linted, use_cache=True)
+
+
+def test_a_name_a_package_re_exports_is_read_from_the_module_that_defines_it(tmp_path):
+    """`from pkg.enums import Mode` sits in `pkg/__init__.py`, two imports away from the linted
+    file: the class is read where it is defined, so its str-Enum base is known (TC245)."""
+    files = {
+        "pkg/__init__.py": "from pkg.enums import Mode\n",
+        "pkg/enums.py": '''
+            import enum
+
+            class Mode(str, enum.Enum):
+                A = "a"
+            ''',
+        "pkg/run.py": '''
+            import torch
+            from pkg import Mode
+
+            @torch.compile
+            def run(x, mode=Mode.A):
+                return x + 1 if mode.lower() == "a" else x
+            ''',
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    (tmp_path / "tclint.toml").write_text("")
+    assert _findings(tmp_path, ["pkg/run.py"]) == {("run.py", 7, "TC245")}
