@@ -84,7 +84,8 @@ class Settings:
         return self.source.parent if self.source else Path.cwd()
 
     @property
-    def python(self) -> tuple[int, int]:
+    def target_python(self) -> tuple[int, int]:
+        """The Python version the linted code runs on, worked out or not."""
         return self.target_version or target_version.running()
 
     def fingerprint(self) -> str:

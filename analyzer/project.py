@@ -261,13 +261,13 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
     found_config, patches = _dynamo_config(summaries, {r.function for r in roots},
                                            resolutions.patched if resolutions is not None else None)
     dynamo = settings.dynamo.merged(found_config)
-    enabled = _enabled_codes(rules, dynamo, settings.python)
+    enabled = _enabled_codes(rules, dynamo, settings.target_python)
     reached = resolutions.region.reach(index, roots) if resolutions is not None else regions.reach(index, roots)
     index.reached = set(reached)
     index.root_keys = {r.function for r in roots}
     if resolutions is not None:
         resolutions.region_found(index)  # drops kept answers that read callers or roots since changed
-    enabled_in = _enabled_per_function(index, rules, roots, patches, dynamo, settings.python, enabled)
+    enabled_in = _enabled_per_function(index, rules, roots, patches, dynamo, settings.target_python, enabled)
 
     raw: list[Diagnostic] = []
     for fs in summaries:

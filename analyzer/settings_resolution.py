@@ -95,7 +95,7 @@ def describe_settings(settings: Settings, anchor: Path) -> str:
 
             value = str(cache_folder(settings))
         if f.name == "target_version":  # the one in use, chosen or not
-            value = target_version.spelled(settings.python)
+            value = target_version.spelled(settings.target_python)
         if f.name in ("dynamo", "confirm"):
             for sub in fields(value):  # these tables keep Python's spelling
                 lines.append(f"{key}.{sub.name} = {_show(getattr(value, sub.name), sub.name in _TABLES)}")

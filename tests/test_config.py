@@ -99,7 +99,7 @@ def test_target_version_from_the_config_else_the_oldest_python_the_project_admit
     (tmp_path / "pkg").mkdir()
     settings = resolve_settings(tmp_path / "pkg")
     assert settings.target_version == expected
-    assert settings.python == (expected or sys.version_info[:2])
+    assert settings.target_python == (expected or sys.version_info[:2])
 
 
 def test_a_tclint_toml_beside_a_pyproject_takes_its_requires_python(tmp_path):
