@@ -5,7 +5,6 @@ it into exit code 2 and the server into a visible message.
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -13,11 +12,7 @@ from tclint.analyzer import target_version
 from tclint.analyzer.diagnostic import Severity
 from tclint.analyzer.dynamo_settings import KNOWN_KEYS as DYNAMO_KEYS
 from tclint.analyzer.dynamo_settings import DynamoSettings, normalize_function_name
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from tclint.analyzer.toml_files import TomlError, read_toml
 
 DEFAULT_EXCLUDE = (
     ".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", ".eggs", "__pycache__",
@@ -121,8 +116,8 @@ def find_config(start: Path) -> Path | None:
         candidate = directory / "pyproject.toml"
         if candidate.is_file():
             try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError, MemoryError):
+                data = read_toml(candidate)
+            except TomlError:
                 return candidate  # broken: load_config reports it
             if isinstance(data.get("tool"), dict) and "tclint" in data["tool"]:
                 return candidate
@@ -131,15 +126,9 @@ def find_config(start: Path) -> Path | None:
 
 def load_config(path: Path, known_codes: frozenset[str]) -> Settings:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not valid UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-    except (RecursionError, MemoryError):
-        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
+        data = read_toml(path)
+    except TomlError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
     if path.name == "pyproject.toml":
         table = data.get("tool", {}).get("tclint", {}) if isinstance(data.get("tool"), dict) else {}
         where = f"{path}: [tool.tclint]"

@@ -11,10 +11,7 @@ import re
 import sys
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from tclint.analyzer.toml_files import TomlError, read_toml
 
 Version = tuple[int, int]
 
@@ -40,8 +37,8 @@ def requires_python_floor(start: Path) -> Version | None:
         candidate = directory / "pyproject.toml"
         if candidate.is_file():
             try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError, MemoryError):
+                data = read_toml(candidate)
+            except TomlError:
                 return None  # a broken one is reported where it is the config
             project = data.get("project")
             spec = project.get("requires-python") if isinstance(project, dict) else None
