@@ -225,13 +225,16 @@ class Attr:
 class ReturnedField:
     """A condition: field `index` of the tuple `call` returns holds a tensor, where every
     return statement of the callee returns a tuple of the same length whose field there is
-    one (`losses, idx = self.unpack(info)` with `return info["losses"], info["idx"]`)."""
+    one (`losses, idx = self.unpack(info)` with `return info["losses"], info["idx"]`). With
+    `element`, an element of that field does: a list of tensors there (`return n, sums`
+    after `sums.append(v.sum())`), read by `for s in sums` or `sums[0]`."""
 
     call: CallRef
     index: int
+    element: bool = False
 
     def __str__(self) -> str:
-        return f"({self.call})[{self.index}]"
+        return f"({self.call})[{self.index}]" + ("[*]" if self.element else "")
 
 
 @dataclass(frozen=True)

@@ -557,7 +557,7 @@ class FileAnalyzer(cst.CSTVisitor):
             fn.returns.append(self.facts.kind(node.value))
             fn.returned_built.append(self._instance_makers(node.value))
             value = node.value
-            fn.return_fields.append(tuple(self._arg_kind(e.value) for e in value.elements) if isinstance(
+            fn.return_fields.append(tuple(self._field_kind(e.value) for e in value.elements) if isinstance(
                 value, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in value.elements) else None)
         if fn is not None and node.value is not None:
             returned = self._returned_callables(node.value)
@@ -565,6 +565,17 @@ class FileAnalyzer(cst.CSTVisitor):
                 summary = self.summary.functions[fn.key]
                 summary.returns_callables = summary.returns_callables | returned
             fn.dynamo_returns.append(_LITERAL if tf.is_literal(node.value) else self.facts.value_under_dynamo(node.value))
+
+    def _field_kind(self, value: cst.BaseExpression):
+        """What a field of a returned tuple holds, as `_arg_kind` says, or `_TENSOR_LIST` for a
+        list of tensors built here (`sums.append(v.sum())`, `[x * 1, x * 2]`)."""
+        if isinstance(value, cst.Name):
+            elements = self.facts.function.elements.get(value.value)
+            if elements is not None and not elements[1] and elements[0] in tf.TENSORS:
+                return _TENSOR_LIST
+        elif isinstance(value, cst.List) and self._built_elements(value) is not None:
+            return _TENSOR_LIST
+        return self._arg_kind(value)
 
     def _dotted(self, name: str) -> str:
         return f"{self.summary.module}.{name}" if self.summary.module else name
@@ -603,8 +614,11 @@ class FileAnalyzer(cst.CSTVisitor):
 
     def _leave_aug_assign(self, node: cst.AugAssign) -> None:
         if isinstance(node.target, cst.Name):
-            current = self.facts.kind(node.target)
-            self._bind(node.target, tf.combine(current, self.facts.kind(node.value)), node.value)
+            facts = self.facts
+            kind = tf.combine(facts.kind(node.target), facts.kind(node.value))
+            if kind == tf.UNKNOWN:  # `total += part` carries a condition as `total = total + part` does
+                kind = tf.combine(facts.source_kind(node.target), facts.source_kind(node.value))
+            self._bind(node.target, kind, node.value)
 
     def _leave_named_expr(self, node: cst.NamedExpr) -> None:
         self._bind(node.target, self.facts.kind(node.value), node.value)
@@ -1763,6 +1777,7 @@ class FixRequest:
 
 _NO_VALUE = object()
 _LITERAL = object()  # a `return False` / `return None` fallback path
+_TENSOR_LIST = "tensors"  # a returned tuple's field that is a list of tensors (FunctionSummary.returns_fields)
 
 
 def _returned_fields(returned: list) -> tuple:
@@ -1774,6 +1789,8 @@ def _returned_fields(returned: list) -> tuple:
     for kinds in zip(*returned):
         if all(k is True for k in kinds):
             fields.append("tensor")
+        elif all(k == _TENSOR_LIST for k in kinds):
+            fields.append(_TENSOR_LIST)
         elif all(k is True or isinstance(k, frozenset) and k for k in kinds):
             fields.append(frozenset().union(*(k for k in kinds if k is not True)))
         else:

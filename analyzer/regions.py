@@ -742,6 +742,8 @@ class ProjectIndex:
             for key in self.resolve_ref(ref.call):
                 fields = self.functions[key][1].returns_fields
                 held = fields[ref.index] if ref.index < len(fields) else None
+                if ref.element and held == "tensors":
+                    return key, f"returns a list of tensors as field {ref.index} of its tuple"
                 if held == "tensor" or isinstance(held, frozenset) and self.condition_holds(held, active):
                     return key, f"returns a tensor as field {ref.index} of its tuple"
             return None

@@ -130,7 +130,8 @@ class FunctionSummary:
     # or a Condition.
     returns: object = "unknown"
     # Where every return statement returns a tuple of the same length: what each field holds,
-    # "tensor", a Condition or "unknown" (a size, None, or returns that disagree).
+    # "tensor", "tensors" (a list of tensors), a Condition or "unknown" (a size, None, or
+    # returns that disagree).
     returns_fields: tuple = ()
     # Where every return statement returns an instance made by calling a class here or in a
     # project factory: what made them, as calls (frozenset[CallRef]): `Named(S)` for

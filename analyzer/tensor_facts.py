@@ -941,8 +941,14 @@ class Facts:
         return (kind, mapping) if kind in (TENSOR, BOOL_TENSOR) else None
 
     def _element_of(self, container: cst.BaseExpression):
-        """What one element of a parameter declared a container of tensors holds, or None."""
+        """What one element of a container of tensors holds (a parameter declared one, a list
+        built here), or None. A name unpacked from a project call's tuple (`n, sums =
+        self.group(g)`) holds tensors where that field of what the callee returns holds a
+        list of them, or a tensor."""
         if isinstance(container, cst.Name) and self.function is not None:
+            unpacked = self.function.unpacked.get(container.value)
+            if unpacked:
+                return frozenset(replace(r, element=True) for r in unpacked), False
             return self.function.elements.get(container.value)
         return None
 

@@ -48,6 +48,19 @@ class PythonMathOnTensor(Rule):
             def f(x):
                 return torch.sqrt(x.var()) * x
         """, call="f(torch.randn(3))"),
+        Example("""
+            import math
+            import torch
+            def _group(xs):
+                return len(xs), [x.numel() for x in xs]
+            @torch.compile
+            def f(xs):
+                total = 1.0
+                n, sizes = _group(xs)
+                for s in sizes:
+                    total += s
+                return xs[0] * math.sqrt(total / n)
+        """, call="f([torch.ones(3), torch.ones(2)])"),
     ]
     INVALID = [
         Example("""
@@ -67,6 +80,24 @@ class PythonMathOnTensor(Rule):
                     return x
                 return x - m
         """, call="f(torch.randn(3))"),
+        # a tensor travels in a list a helper returns, through a loop and `+=`
+        Example("""
+            import math
+            import torch
+            def _group(xs):
+                sums = []
+                for x in xs:
+                    sums.append(x.sum())
+                return sum(x.numel() for x in xs), sums
+            @torch.compile
+            def f(xs):
+                size, total = 0, 1.0
+                n, sums = _group(xs)
+                size += n
+                for s in sums:
+                    total += s
+                return math.sqrt(total / size)
+        """, call="f([torch.ones(3), torch.ones(2)])"),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -123,6 +123,18 @@ class TensorBranch(Rule):
                         x = x * scale
                 return x
         """, call="f(torch.randn(3), 2.0)"),
+        Example("""
+            import torch
+            def _group(xs):
+                sums = [x.sum() for x in xs]
+                return len(xs), sums
+            @torch.compile
+            def f(xs):
+                n, sums = _group(xs)
+                if sums:
+                    return xs[0] + n
+                return xs[0]
+        """, call="f([torch.ones(3), torch.ones(2)])"),
     ]
     INVALID = [
         Example("""
@@ -233,6 +245,18 @@ class TensorBranch(Rule):
                 picked = [b for i, (a, b) in enumerate(zip(alpha, beta)) if a == 1.0]
                 return x + len(picked)
         """, call="f(torch.ones(3), torch.tensor([0.5, 1.0]), torch.ones(2))"),
+        Example("""
+            import torch
+            def _group(xs):
+                sums = [x.sum() for x in xs]
+                return len(xs), sums
+            @torch.compile
+            def f(xs):
+                n, sums = _group(xs)
+                if sums[0] > 0:
+                    return xs[0] + n
+                return xs[0]
+        """, call="f([torch.ones(3), torch.ones(2)])"),
     ]
 
     def _check(self, test: cst.BaseExpression) -> None:
