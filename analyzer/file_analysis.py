@@ -21,6 +21,7 @@ from tclint.analyzer import tensor_facts as tf
 from tclint.analyzer.values import Record, class_fields, namedtuple_fields
 from tclint.analyzer.diagnostic import Fix, Severity, Span, TextEdit
 from tclint.analyzer.knowledge import tensor_api as api
+from tclint.analyzer.loop_returns import resuming_statements
 from tclint.analyzer.names import ImportTable, dotted_name
 from tclint.analyzer.positions import positions as _positions
 from tclint.analyzer.rules.base import Rule
@@ -157,6 +158,12 @@ class FileAnalyzer(cst.CSTVisitor):
         self._loop_bodies: set[int] = set()
         self._loop_depth = 0
         self._loop_depths: list[int] = []
+        # statements of loop bodies -> whether a break there lets Dynamo resume (loop_returns);
+        # `_resumes`: one entry per such statement around the node visited, and a mark for
+        # each function (`_FRAME`) and each `try` body around it (nothing resumes in one)
+        self._resumable: dict[int, bool] = {}
+        self._try_bodies: set[int] = set()
+        self._resumes: list = [_FRAME]
         # arms Dynamo never traces if one of the refs is an "am I compiling" predicate or a
         # parameter every compiled caller leaves falsy (`LeftFalsy`)
         self._guarded: dict[int, frozenset] = {}
@@ -223,7 +230,7 @@ class FileAnalyzer(cst.CSTVisitor):
                          graph_break=graph_break, always=always,
                          unless=self._unless() | self._guarded.get(id(node), frozenset())
                          | self._test_guards.get(id(node), frozenset()),
-                         in_loop=self._loop_depth > 0 or self._generator_depth > 0 or ends_frame)
+                         in_loop=self._in_loop() or self._generator_depth > 0 or ends_frame)
         bucket.append(cand)
         self._pending.append((cand, node))
         if not always and condition is None:
@@ -256,6 +263,10 @@ class FileAnalyzer(cst.CSTVisitor):
             self._branch_depth += 1
             if t is not cst.If:  # Dynamo cannot resume inside a loop body or a `try` body either
                 self._loop_bodies.add(id(node.body))
+            if t is cst.Try or t is cst.TryStar:
+                self._try_bodies.add(id(node.body))
+            if t is cst.For or t is cst.While:  # unless a `return` comes first (loop_returns)
+                self._resumable.update(resuming_statements(node))
         elif t is cst.Raise or self._assert_messages and id(node) in self._assert_messages:
             self._raise_depth += 1
         elif t is cst.Assert and node.msg is not None:
@@ -264,6 +275,10 @@ class FileAnalyzer(cst.CSTVisitor):
             self._eager_depth += 1
         if self._loop_bodies and id(node) in self._loop_bodies:
             self._loop_depth += 1
+        if self._resumable and id(node) in self._resumable:
+            self._resumes.append(self._resumable[id(node)])
+        if self._try_bodies and id(node) in self._try_bodies:
+            self._resumes.append(_TRY_BODY)
         if self._guarded and id(node) in self._guarded:
             self._guards.append(self._guarded[id(node)])
         if self._narrowed and id(node) in self._narrowed:
@@ -315,6 +330,10 @@ class FileAnalyzer(cst.CSTVisitor):
             self._eager_depth -= 1
         if self._loop_bodies and id(original_node) in self._loop_bodies:
             self._loop_depth -= 1
+        if self._resumable and id(original_node) in self._resumable:
+            self._resumes.pop()
+        if self._try_bodies and id(original_node) in self._try_bodies:
+            self._resumes.pop()
         if self._guarded and id(original_node) in self._guarded:
             self._guards.pop()
         if self._narrowed and id(original_node) in self._narrowed:
@@ -523,6 +542,7 @@ class FileAnalyzer(cst.CSTVisitor):
         self._branch_depth = 0
         self._loop_depths.append(self._loop_depth)
         self._loop_depth = 0
+        self._resumes.append(_FRAME)
         self._holders.append(self._holder)
         self._holder = None
 
@@ -531,6 +551,7 @@ class FileAnalyzer(cst.CSTVisitor):
         self._containers.pop()
         self._branch_depth = self._branch_depths.pop()
         self._loop_depth = self._loop_depths.pop()
+        self._resumes.pop()
         self._holder = self._holders.pop()
         summary = self.summary.functions[scope.key]
         result = None
@@ -576,6 +597,17 @@ class FileAnalyzer(cst.CSTVisitor):
         elif isinstance(value, cst.List) and self._built_elements(value) is not None:
             return _TENSOR_LIST
         return self._arg_kind(value)
+
+    def _in_loop(self) -> bool:
+        """In a loop or `try` body where a break makes Dynamo run the rest of the frame eagerly."""
+        if not self._loop_depth:
+            return False
+        for mark in reversed(self._resumes):
+            if mark is _FRAME:
+                break
+            if mark is _TRY_BODY:
+                return True
+        return self._resumes[-1] is not True
 
     def _dotted(self, name: str) -> str:
         return f"{self.summary.module}.{name}" if self.summary.module else name
@@ -927,7 +959,7 @@ class FileAnalyzer(cst.CSTVisitor):
         if cls is None or not self.facts.is_project_name(cls):
             return None
         site = CallSite(ref=refs.Method(cls, method), span=None, unless=self._unless(),
-                        in_loop=self._loop_depth > 0 or ends_frame, args=(self._arg_kind(argument),) if argument else ())
+                        in_loop=self._in_loop() or ends_frame, args=(self._arg_kind(argument),) if argument else ())
         calls = self.summary.functions[fn.key].calls
         if not self._branch_depth:
             self._graph_ops.setdefault(fn.key, (0, []))[1].append(len(calls))
@@ -1003,7 +1035,7 @@ class FileAnalyzer(cst.CSTVisitor):
         if cls is None or not facts.is_project_name(cls) or not isinstance(index, cst.Index):
             return
         site = CallSite(ref=refs.Method(cls, "__setitem__"), span=None, unless=self._unless(),
-                        args=(self._arg_kind(index.value), self._arg_kind(value)), in_loop=self._loop_depth > 0)
+                        args=(self._arg_kind(index.value), self._arg_kind(value)), in_loop=self._in_loop())
         self.summary.functions[facts.function.key].calls.append(site)
         self.span_later(site, target)
 
@@ -1017,7 +1049,7 @@ class FileAnalyzer(cst.CSTVisitor):
             return
         qual = self.facts.qualname(expr.func)
         if qual and self.facts.is_project_name(qual):
-            site = CallSite(ref=refs.Method(qual, "__enter__"), span=None, in_loop=self._loop_depth > 0)
+            site = CallSite(ref=refs.Method(qual, "__enter__"), span=None, in_loop=self._in_loop())
             self.summary.functions[fn.key].calls.append(site)
             self.span_later(site, expr)
 
@@ -1055,7 +1087,7 @@ class FileAnalyzer(cst.CSTVisitor):
         for ref in [ref] if ref is not None else self._local_call_refs(node.func):
             site = CallSite(ref=ref, span=None, args=args,
                             keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword},
-                            unless=self._unless(), in_loop=self._loop_depth > 0 or self._generator_depth > 0,
+                            unless=self._unless(), in_loop=self._in_loop() or self._generator_depth > 0,
                             spreads=any(a.star for a in node.args), falsy=self._falsy_args(node),
                             members=self._member_args(node),
                             objects=self._object_args(node),
@@ -1099,7 +1131,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 and id(node) not in self._not_read and self._is_property(fn.class_scope, node.attr.value)):
             # `b = self.beta`: the getter runs, as a call would
             self._add_site(CallSite(ref=refs.Getter(fn.class_scope.key, node.attr.value), span=None,
-                                    unless=self._unless(), in_loop=self._loop_depth > 0), node)
+                                    unless=self._unless(), in_loop=self._in_loop()), node)
 
     def _is_property(self, scope: tf.ClassScope, name: str) -> bool:
         """`name` is a `@property` of the class or of a base defined in this file."""
@@ -1777,6 +1809,8 @@ class FixRequest:
 
 _NO_VALUE = object()
 _LITERAL = object()  # a `return False` / `return None` fallback path
+_FRAME = object()  # FileAnalyzer._resumes: a function starts
+_TRY_BODY = object()  # FileAnalyzer._resumes: a `try` body starts
 _TENSOR_LIST = "tensors"  # a returned tuple's field that is a list of tensors (FunctionSummary.returns_fields)
 
 

@@ -2,7 +2,8 @@
 
 Dynamo cannot resume a frame in the middle of a loop body (nor of a `try` body), so a break there (its own, or a
 callee's, whose inlining then fails at the call) makes it run the rest of that frame eagerly
-("graph break in loop"). Later hazards written in the same function never break while that
+("graph break in loop"), unless a `return` comes before the loop jumps back (loop_returns:
+the file pass then marks the finding or call as not in a loop). Later hazards written in the same function never break while that
 one stands; callees are still traced as frames of their own. A finding is hidden only by a
 break that certainly happens: a call that may run one of several methods (a base class's
 `self.step()`) hides nothing unless every one of them breaks. Checked under torch 2.13:

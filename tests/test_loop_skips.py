@@ -1,6 +1,7 @@
 """A graph break inside a loop body ends the frame: Dynamo runs the rest of that function
 eagerly, so hazards written after it in the same function never break while it stands.
-Callees keep their own frames, and a `while` test that breaks is resumable.
+Callees keep their own frames, a `while` test that breaks is resumable, and so is a break
+that a `return` follows before the loop jumps back (loop_returns).
 
 Each program below lists the lines Dynamo (torch 2.13, eager backend) logs a break on;
 tclint must flag exactly those. The Dynamo half is skipped without torch."""
@@ -95,6 +96,90 @@ PROGRAMS = {
         def f(x):
             return Euler().integrate(x) + Noisy().integrate(x)
         ''', "f(torch.ones(3))", {8, 18, 23}),
+    # loop_returns: Dynamo resumes a break in a loop when a return comes before the jump back
+    "a `return` after a break in a loop lets Dynamo resume": ('''
+        import torch
+
+        @torch.compile
+        def f(x, r):
+            z = x
+            while True:
+                if z.sum() <= 0:
+                    return z
+                z = z * 0.5
+                if z.norm() >= r:
+                    return z
+                if z.sum() < 0.5:
+                    return z
+        ''', "f(torch.ones(3), torch.tensor(100.))", {8, 11, 13}),
+    "a `return` in the other arm, or past a loop nested after the break, comes first too": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            z = x * 1000
+            for i in range(3):
+                if z.sum() > 100:
+                    z = z + 1
+                else:
+                    return z
+                for j in range(2):
+                    z = z * 2
+                if i == 5:
+                    return z
+                if z.norm() > 0:
+                    z = z * 2
+            return z
+        ''', "f(torch.ones(3))", {8, 16}),
+    "a callee's break resumes where its caller's loop returns next": ('''
+        import torch
+
+        def g(z):
+            if z.sum() > 100:
+                return z + 1
+            return z - 1
+
+        @torch.compile
+        def f(x):
+            z = x
+            for i in range(3):
+                z = g(z)
+                if i == 5:
+                    return z
+                if z.norm() > 1000:
+                    z = z * 0.5
+            return z
+        ''', "f(torch.ones(3))", {5, 16}),
+    "a `continue` before the `return` jumps back first": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            z = x * 1000
+            for i in range(3):
+                if z.sum() > 100:
+                    z = z + 1
+                    continue
+                if i == 5:
+                    return z
+                if z.norm() > 0:
+                    z = z * 2
+            return z
+        ''', "f(torch.ones(3))", {8}),
+    "a break inside the test of an `if` that returns resumes too": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            z = x
+            for i in range(3):
+                z = z * 0.5
+                if z.sum().item() > 100:
+                    return z
+            if z.norm() > 0:
+                z = z + 1
+            return z
+        ''', "f(torch.ones(3))", {9, 11}),
 }
 
 
