@@ -143,6 +143,14 @@ CallRef = Named | Method | Getter | SuperMethod | AnyMethod | Returned | Entries
 CALL_REFS = (Named, Method, Getter, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod)
 
 
+def reads_call_sites(ref: CallRef) -> bool:
+    """What `ref` runs depends on what callers pass (a parameter called, a method of the
+    instance a parameter built): resolved anew with each project index, never kept by name."""
+    while isinstance(ref, (Returned, ReturnedMethod)):
+        ref = ref.call
+    return isinstance(ref, ParamCallable)
+
+
 @dataclass(frozen=True)
 class Param:
     """A condition: a compiled caller passes a tensor as this parameter of `function` (a

@@ -709,7 +709,7 @@ class FileAnalyzer(cst.CSTVisitor):
                     self._built_classes.setdefault((fn.key, target.value), []).append(cls_name)
                 else:
                     fn.instance_classes.pop(target.value, None)
-                made_by = self._project_call_ref(value) if not cls_name else None
+                made_by = (self._project_call_ref(value) or self._called_param(value)) if not cls_name else None
                 if made_by is not None:  # `s = make(2)`: an instance `make` may build
                     fn.returned_objects[target.value] = made_by
                 else:
@@ -1333,6 +1333,13 @@ class FileAnalyzer(cst.CSTVisitor):
                 isinstance(expr, cst.Call) and self.facts.qualname(expr.func) == "functools.partial"):
             return self._returned_callables(expr)
         return frozenset()
+
+    def _called_param(self, value) -> refs.ParamCallable | None:
+        """`m = subproblem(x)` with `subproblem` a parameter: `m` is an instance of the classes
+        callers pass there (`_minimize(x, subproblem=CGSubproblem)`), if they pass classes."""
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+            return self._param_callable(value.func.value)
+        return None
 
     def _param_callable(self, name: str) -> refs.ParamCallable | None:
         """`fn` is a parameter of this function or, in a closure, of one enclosing it."""

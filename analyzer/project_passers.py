@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from tclint.analyzer.call_refs import CallRef, ParamCallable
+from tclint.analyzer.call_refs import CallRef, reads_call_sites
 from tclint.analyzer.summary import CallSite
 
 Source = str  # a function's key, or a file's path for its module-level sites (a key holds no `/`)
@@ -83,7 +83,7 @@ class Passers:
     def _update(self, source: Source, owner, calls: list[CallSite], resolve) -> None:
         self._drop(source)
         pairs = [(site, resolve(site.ref)) for site in calls
-                 if site.callables and not isinstance(site.ref, ParamCallable)]
+                 if site.callables and not reads_call_sites(site.ref)]
         self._sources[source] = (owner, pairs)
         for site, callees in pairs:
             self._users.setdefault(site.ref, set()).add(source)

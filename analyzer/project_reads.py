@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from tclint.analyzer.call_refs import CallRef, ParamCallable
+from tclint.analyzer.call_refs import CallRef, reads_call_sites
 from tclint.analyzer.project_passers import Passers
 from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.summary import FileSummary
@@ -159,7 +159,7 @@ class TrackedIndex(ProjectIndex):
                     self._reuse(("resolved", site.ref))
             return kept[1]
         found = super().site_callees(key, fn)
-        if any(isinstance(site.ref, ParamCallable) for site in fn.calls):
+        if any(reads_call_sites(site.ref) for site in fn.calls):
             return found  # what a parameter is given depends on the callers' sites: never kept
         self._callees[key] = (fn, found)
         for site in fn.calls:

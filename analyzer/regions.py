@@ -15,7 +15,7 @@ from typing import Sequence
 from tclint.analyzer.call_refs import (
     AnyMethod, Attr, CallRef, CompilingTest, Entries, Getter, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned, StrEnumArg, StrEnumClass,
     ReturnedField, ReturnedMethod,
-    SuperMethod, TensorType, field_condition,
+    SuperMethod, TensorType, field_condition, reads_call_sites,
 )
 from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.project_tables import key_tables
@@ -244,7 +244,7 @@ class ProjectIndex:
         """The function keys a call reference can run: a decorated function's wrappers, and
         the function itself (which a wrapper calls), unless every wrapper is disabled."""
         # what a parameter is given depends on call sites: cached with this index only
-        cache = self._param_callables if isinstance(ref, ParamCallable) else self._resolved
+        cache = self._param_callables if reads_call_sites(ref) else self._resolved
         found = cache.get(ref)
         if found is None:
             found = cache[ref] = tuple(self._resolve_wrapped(ref))
@@ -342,7 +342,7 @@ class ProjectIndex:
             sites = [site for _, fn in self.functions.values() for site in fn.calls]
             sites += [site for fs in self.files for site in fs.module_calls]  # `_p = effectful(f)`
             for site in sites:
-                if site.callables and not isinstance(site.ref, ParamCallable):
+                if site.callables and not reads_call_sites(site.ref):
                     for callee in self.resolve_ref(site.ref):
                         self._passers.setdefault(callee, []).append(site)
         return self._passers

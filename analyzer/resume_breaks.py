@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from tclint.analyzer.call_refs import Method, Named, ReturnedMethod, SuperMethod
+from tclint.analyzer.call_refs import Method, Named, ReturnedMethod, SuperMethod, reads_call_sites
 from tclint.analyzer.loop_skips import Breaking, FunctionFindings
 from tclint.analyzer.regions import ProjectIndex
 
@@ -45,7 +45,11 @@ def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], e
             callees = [c for c in index.resolve_ref(site.ref) if c in breaking]
             if not callees:
                 continue
-            built = site.built_here or isinstance(site.ref, ReturnedMethod) and not site.ref.stored and index.built_by(site.ref.call)
+            # not an instance of a class a parameter names (`m = subproblem(x, closure)`): whether
+            # its `__init__` breaks, where Dynamo gives up at the construction instead, depends
+            # on what it is passed in turn (`closure`), which a call of a parameter never tells
+            built = site.built_here or (isinstance(site.ref, ReturnedMethod) and not site.ref.stored
+                                        and not reads_call_sites(site.ref) and index.built_by(site.ref.call))
             if built and enabled(REBUILT_OBJECT_CALL, key) and not _built_eagerly(index, site.ref, breaking):
                 plain = [c for c in callees if _plain_class_method(index, c)]
                 if plain:

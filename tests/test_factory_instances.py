@@ -86,10 +86,20 @@ def integrate(x, name):
     return solver.step(x) - 1
 
 
+def _run(x, solver_cls):
+    solver = solver_cls()
+    y = solver.step(x)
+    return y - 1
+
+
+def run_euler(x):
+    return _run(x, solver_cls=Euler)
+
+
 ode = ODE("euler")
 given = Given(str_to_solver("euler"))
 '''
-MODEL_IMPORTS = "import torch\n\nfrom solvers import make, str_to_solver\n"
+MODEL_IMPORTS = "import torch\n\nfrom solvers import Euler, make, str_to_solver\n"
 _REBUILT = "    return solver.step(x) - 1"  # the call on an object built in the compiled frame
 # root -> (file, line) of each break Dynamo reports (torch 2.13, eager backend) when it is compiled
 ROOTS = {
@@ -128,6 +138,24 @@ def test_dynamo_breaks_on_those_lines():
         lines = [line if name == "solvers.py" else (SOLVERS + MODEL).splitlines().index(_REBUILT) + 1
                  for name, line in found]
         assert sorted({line for _, line in verdicts[root]["breaks"]}) == sorted(lines), root
+
+
+def test_an_instance_of_a_class_passed_as_a_parameter_is_followed(tmp_path):
+    # `solver = solver_cls()` with callers passing `solver_cls=Euler`: Euler.step runs, not the
+    # other four `step`s. Dynamo also breaks at `solver.step(x)` (Reconstruction failure);
+    # tclint leaves that line: had the constructor broken (it may, through what it is passed
+    # in turn), Dynamo would have given up there instead
+    assert _flagged(tmp_path, "run_euler") == [("solvers.py", 6)]
+
+
+@pytest.mark.dynamo
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_dynamo_breaks_in_the_passed_class_and_at_the_call():
+    verdict = ask([{"id": "run", "source": SOLVERS + MODEL, "call": "torch.compile(run_euler)(torch.ones(3))"}])["run"]
+    call_line = (SOLVERS + MODEL).splitlines().index("    y = solver.step(x)") + 1
+    assert verdict["error"] is None
+    assert {(gb, line) for gb, line in verdict["breaks"]} == {("Data-dependent branching", 6),
+                                                             ("Reconstruction failure", call_line)}
 
 
 def test_factories_that_return_each_others_method_results_end(tmp_path):
