@@ -131,8 +131,9 @@ class ReturnedMethod:
 
     call: "CallRef"
     name: str
-    # where the call returns no instance it builds: `name` as on an object of unknown class (AnyMethod)
-    fallback: bool = False
+    # where the call returns no instance it builds: `name` as on an object of unknown class,
+    # scoped to the calling package as that AnyMethod is (None: not followed by name)
+    fallback: "AnyMethod | None" = None
     stored: bool = False
 
     def __str__(self) -> str:

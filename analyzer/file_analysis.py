@@ -746,7 +746,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 # name return (when few classes define it), as the call site resolves it
                 by_name = self._method_by_name(value.func.value, value.func.attr.value)
                 if by_name is not None:
-                    calls = [replace(r, fallback=True) if isinstance(r, refs.ReturnedMethod) else r
+                    calls = [replace(r, fallback=by_name) if isinstance(r, refs.ReturnedMethod) else r
                              for r in calls] or [by_name]
             for i, el in enumerate(target.elements):
                 if elements is not None and len(elements) == len(target.elements) and not isinstance(el, cst.StarredElement):
@@ -1268,7 +1268,7 @@ class FileAnalyzer(cst.CSTVisitor):
             return refs.Method(held, method)
         made_by = self._attribute_maker(receiver)
         if made_by is not None and method not in api.TENSORISH_METHODS:  # `self.solver.step()`
-            return refs.ReturnedMethod(made_by, method, self._method_by_name(receiver, method) is not None,
+            return refs.ReturnedMethod(made_by, method, self._method_by_name(receiver, method),
                                        stored=True)
         if isinstance(receiver, cst.Name) and facts.function is not None:
             cls_name = facts.function.instance_classes.get(receiver.value)
@@ -1278,13 +1278,13 @@ class FileAnalyzer(cst.CSTVisitor):
                 return refs.Method(cls_name, method)
             made_by = facts.function.returned_objects.get(receiver.value)
             if made_by is not None and method not in api.TENSORISH_METHODS:
-                return refs.ReturnedMethod(made_by, method, self._method_by_name(receiver, method) is not None)
+                return refs.ReturnedMethod(made_by, method, self._method_by_name(receiver, method))
         built = self._constructed_class(receiver)
         if built and facts.is_project_name(built):  # `S(3).run(x)`
             return refs.Method(built, method)
         made_by = self._project_call_ref(receiver)
         if made_by is not None and method not in api.TENSORISH_METHODS:  # `make(2).run(x)`
-            return refs.ReturnedMethod(made_by, method, self._method_by_name(receiver, method) is not None)
+            return refs.ReturnedMethod(made_by, method, self._method_by_name(receiver, method))
         return self._method_by_name(receiver, method)
 
     def _record_module_call(self, node: cst.Call, qual: str | None) -> None:

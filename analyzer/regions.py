@@ -372,7 +372,7 @@ class ProjectIndex:
         if isinstance(ref, ReturnedMethod):
             classes = self.built_by(ref.call)
             if not classes:
-                return self._resolve_plain(AnyMethod(ref.name)) if ref.fallback else []
+                return self._resolve_plain(ref.fallback) if ref.fallback else []
             return sorted({run for cls in classes for run in self._resolve_plain(Method(cls, ref.name))})
         if isinstance(ref, Named):
             resolved = self.resolve_dotted(ref.dotted)

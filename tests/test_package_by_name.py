@@ -3,7 +3,9 @@ few classes define it. When a run lints several packages, the other packages' cl
 longer hide a package's own: where more than three classes of the project define the name
 (and they are no one family, nor all modules), those of the calling file's top-level package
 are followed when few of them do. So `Runner.forward` reaches `Jump.advance` whether pkg_b
-is linted too or not; a name that only another package defines stays unfollowed."""
+is linted too or not; a name that only another package defines stays unfollowed. A method
+called on what a function returns, where it builds no instance (`pick(s).advance(x)`), is
+followed by name the same way."""
 from __future__ import annotations
 
 import importlib.util
@@ -41,6 +43,13 @@ class Runner(torch.nn.Module):
 
     def rewound(self, x):
         return self.other.rewind(x) * 3
+
+    def picked(self, x):
+        return pick(self.stepper).advance(x) * 3
+
+
+def pick(stepper):
+    return stepper
 '''
 OTHERS = '''class Tally:
     def advance(self):
@@ -88,6 +97,11 @@ def test_a_packages_own_classes_are_followed_by_name(tmp_path, packages):
     assert _flagged(tmp_path, "forward", packages) == [6]
 
 
+@pytest.mark.parametrize("packages", [("pkg_a",), ("pkg_a", "pkg_b")])
+def test_a_method_on_what_a_call_returns_is_followed_in_the_package(tmp_path, packages):
+    assert _flagged(tmp_path, "picked", packages) == [6]
+
+
 def test_a_name_only_other_packages_define_stays_unfollowed(tmp_path):
     assert _flagged(tmp_path, "rewound", ("pkg_a", "pkg_b")) == []
 
@@ -95,7 +109,9 @@ def test_a_name_only_other_packages_define_stays_unfollowed(tmp_path):
 @pytest.mark.dynamo
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
 def test_dynamo_breaks_in_the_packages_method():
-    case = {"id": "forward", "source": STEPPERS, "call": "torch.compile(Runner(Jump(), None))(torch.ones(3))"}
-    verdict = ask([case])["forward"]
-    assert verdict["error"] is None
-    assert sorted({line for _, line in verdict["breaks"]}) == [6]
+    cases = [{"id": root, "source": STEPPERS, "call": f"torch.compile(Runner(Jump(), None).{root})(torch.ones(3))"}
+             for root in ("forward", "picked")]
+    verdicts = ask(cases)
+    for case in cases:
+        assert verdicts[case["id"]]["error"] is None
+        assert sorted({line for _, line in verdicts[case["id"]]["breaks"]}) == [6]
