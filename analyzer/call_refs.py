@@ -305,12 +305,13 @@ class KeywordObject:
 
 @dataclass(frozen=True)
 class StrEnumClass:
-    """A condition: `cls` (the dotted name of `Cls` in `Cls.MEMBER`) is a str Enum (bases `str`
-    and `enum.Enum`, or `enum.StrEnum`, as its bases across files say) with no `method` of its
-    own: Dynamo does not trace a `str` method called on its members."""
+    """A condition: `cls` (the dotted name of `Cls` in `Cls.MEMBER` or `Cls(value)`) is a str
+    Enum (bases `str` and `enum.Enum`, or `enum.StrEnum`, as its bases across files say) with
+    no `method` of its own: Dynamo does not trace a `str` method (nor `in`, `+`, iterating)
+    on its members."""
 
     cls: str
-    method: str
+    method: str = ""
 
     def __str__(self) -> str:
         return f"str-enum:{self.cls}.{self.method}"
@@ -334,8 +335,37 @@ class StrEnumArg:
         return f"{self.function}({self.name}=str-enum).{self.method}"
 
 
+@dataclass(frozen=True)
+class StrEnumAttr:
+    """A condition: a method of the class `cls` (a dotted name), one of its bases or one of its
+    subclasses stores in `self.name` a member of a str Enum with no `method` of its own (as
+    StrEnumClass): one of the sources FunctionSummary.stores_members records."""
+
+    cls: str
+    name: str
+    method: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.cls}.{self.name}=str-enum.{self.method}"
+
+
+@dataclass(frozen=True)
+class StrEnumReturned:
+    """A condition: the project function `call` runs returns a member of a str Enum with no
+    `method` of its own (as StrEnumClass): one of its FunctionSummary.returns_members."""
+
+    call: CallRef
+    method: str = ""
+
+    def __str__(self) -> str:
+        return f"({self.call})()=str-enum.{self.method}"
+
+
+# Where a member of a str Enum comes from; `method` is what is asked of it ("" until a rule asks)
+STR_ENUM_REFS = (StrEnumClass, StrEnumArg, StrEnumAttr, StrEnumReturned)
+
 ConditionRef = (CallRef | Param | NumpyResult | ModuleClass | TensorType | OptionalKeys | Attr | ReturnedField
-                | CompilingTest | KeywordObject | NoneArg | StrEnumClass | StrEnumArg)
+                | CompilingTest | KeywordObject | NoneArg | StrEnumClass | StrEnumArg | StrEnumAttr | StrEnumReturned)
 
 
 def field_condition(condition: frozenset, field: str) -> frozenset:
@@ -347,4 +377,5 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
 
 
 RECORDS = (Named, Method, Getter, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ModuleClass, TensorType,
-           OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject, NoneArg, StrEnumClass, StrEnumArg)
+           OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject, NoneArg, StrEnumClass, StrEnumArg,
+           StrEnumAttr, StrEnumReturned)

@@ -500,8 +500,8 @@ class FileAnalyzer(cst.CSTVisitor):
                                                            default)
             kind = scope.env[p.name.value] = self.facts.param_kind(p, root_like)
             if kind not in tf.TENSORS:
-                scope.members[p.name.value] = refs.StrEnumArg(key, i if i < len(positional) else -1, p.name.value,
-                                                              self.member_class(p.default) or "")
+                scope.members[p.name.value] = frozenset({refs.StrEnumArg(
+                    key, i if i < len(positional) else -1, p.name.value, self.member_class(p.default) or "")})
             if kind in (tf.STATIC, tf.UNKNOWN) and p.annotation is not None:
                 elements = self.facts.annotation_elements(p.annotation.annotation)
                 if elements is not None:
@@ -581,9 +581,10 @@ class FileAnalyzer(cst.CSTVisitor):
             fn.return_fields.append(tuple(self._field_kind(e.value) for e in value.elements) if isinstance(
                 value, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in value.elements) else None)
         if fn is not None and node.value is not None:
+            summary = self.summary.functions[fn.key]
+            summary.returns_members = summary.returns_members | self.member_sources(node.value)
             returned = self._returned_callables(node.value)
             if returned:
-                summary = self.summary.functions[fn.key]
                 summary.returns_callables = summary.returns_callables | returned
             fn.dynamo_returns.append(_LITERAL if tf.is_literal(node.value) else self.facts.value_under_dynamo(node.value))
 
@@ -674,6 +675,7 @@ class FileAnalyzer(cst.CSTVisitor):
         fn = self.facts.function
         if isinstance(target, cst.Name):
             if fn is not None:
+                members = self.member_sources(value) if value is not None and kind not in tf.TENSORS else None
                 previous = fn.env.get(target.value)
                 if (self._branch_depth and (tf.is_literal(value) or kind == tf.UNKNOWN) and previous is not None
                         and (previous in tf.TENSORS or isinstance(previous, frozenset))):
@@ -689,7 +691,10 @@ class FileAnalyzer(cst.CSTVisitor):
                 fn.param_refs.pop(target.value, None)
                 fn.unpacked.pop(target.value, None)
                 fn.flags.pop(target.value, None)
-                fn.members.pop(target.value, None)
+                if members:  # `m = Mode.A`, `m = self.mode`
+                    fn.members[target.value] = members
+                else:
+                    fn.members.pop(target.value, None)
                 fn.elements.pop(target.value, None)
                 elements = self._built_elements(value) if value is not None else None
                 if elements is not None:
@@ -765,6 +770,10 @@ class FileAnalyzer(cst.CSTVisitor):
             if cls.attrs.get(target.attr.value) is None:
                 cls.attrs[target.attr.value] = kind if kind != tf.UNKNOWN else tf.UNKNOWN
             _store_attribute(self.summary.classes[cls.key], target.attr.value, kind)
+            members = self.member_sources(value) if value is not None else None
+            if members:
+                stored = self.summary.functions[fn.key].stores_members
+                stored[target.attr.value] = stored.get(target.attr.value, frozenset()) | members
 
     def _unpacked_kind(self, kind, value):
         """What each name gets from `a, b = value`. Tuples that modules, helpers and inputs
@@ -1178,22 +1187,38 @@ class FileAnalyzer(cst.CSTVisitor):
         return tuple(out)
 
     def _member_args(self, node: cst.Call) -> tuple:
-        """(position or keyword, what it is) for each argument that may be a member of a str
-        Enum: `Cls.MEMBER` (the dotted name of `Cls`, a project name), or a parameter of the
-        caller's own (not rebound) passed on (its StrEnumArg)."""
-        members = self.facts.function.members
+        """(position or keyword, where it comes from) for each argument that may be a member
+        of a str Enum (member_sources)."""
         out = []
         for i, a in enumerate(node.args):
             if a.star:
                 break
-            key = a.keyword.value if a.keyword is not None else i
-            if isinstance(a.value, cst.Name) and a.value.value in members:
-                out.append((key, members[a.value.value]))
-            else:
-                cls = self.member_class(a.value)
-                if cls is not None:
-                    out.append((key, cls))
+            sources = self.member_sources(a.value)
+            if sources:
+                out.append((a.keyword.value if a.keyword is not None else i, sources))
         return tuple(out)
+
+    def member_sources(self, node: cst.BaseExpression) -> frozenset:
+        """Where a value may come from that is a member of a str Enum, as conditions with no
+        method asked yet (call_refs.STR_ENUM_REFS): `Cls.MEMBER` or `Cls(value)` of a project
+        class (StrEnumClass), a parameter or a local bound to such a value (FunctionScope.members),
+        `self.name` (StrEnumAttr), what a project function returns (StrEnumReturned). Whether
+        the class is a str Enum, the project phase says."""
+        fn = self.facts.function
+        if fn is None:
+            return frozenset()
+        if isinstance(node, cst.Name):
+            return fn.members.get(node.value, frozenset())
+        cls = self.member_class(node)
+        if cls is not None:
+            return frozenset({refs.StrEnumClass(cls)})
+        if isinstance(node, cst.Attribute) and self.facts.is_self(node.value):
+            return frozenset({refs.StrEnumAttr(self.facts.class_dotted(), node.attr.value)})
+        built = self._constructed_class(node)
+        if built is not None:
+            return frozenset({refs.StrEnumClass(built)}) if self.facts.is_project_name(built) else frozenset()
+        called = self._project_call_ref(node)
+        return frozenset({refs.StrEnumReturned(called)}) if called is not None else frozenset()
 
     def member_class(self, node: cst.BaseExpression | None) -> str | None:
         """The dotted name of `Cls` in `Cls.MEMBER`, where it names something of the project

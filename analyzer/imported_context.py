@@ -55,20 +55,20 @@ def reexported_files(files: list[SourceFile], summaries: list[FileSummary],
 
 
 def _asked_classes(summaries: list[FileSummary]) -> set[str]:
-    """The dotted names the str-Enum questions of `summaries` ask about: a `Cls.MEMBER` a call
-    passes (CallSite.members) or a parameter defaults to (StrEnumArg.default, of a parameter
-    passed on or whose method is called), or whose method a function calls (StrEnumClass)."""
+    """The dotted names the str-Enum questions of `summaries` ask about: the `Cls` of a
+    `Cls.MEMBER` (or `Cls(value)`) a call passes (CallSite.members), a function returns or
+    stores, a parameter defaults to (StrEnumArg.default), or whose method a function calls."""
     asked: set[str] = set()
     for summary in summaries:
         for fn in summary.functions.values():
-            for site in fn.calls:
-                asked.update(member if isinstance(member, str) else member.default for _, member in site.members)
-            for cand in fn.candidates:
-                for ref in cand.condition or ():
-                    if isinstance(ref, StrEnumClass):
-                        asked.add(ref.cls)
-                    elif isinstance(ref, StrEnumArg):
-                        asked.add(ref.default)
+            sources = [fn.returns_members, *fn.stores_members.values()]
+            sources += [members for site in fn.calls for _, members in site.members]
+            sources += [cand.condition for cand in fn.candidates if cand.condition]
+            for ref in (ref for refs in sources for ref in refs):
+                if isinstance(ref, StrEnumClass):
+                    asked.add(ref.cls)
+                elif isinstance(ref, StrEnumArg):
+                    asked.add(ref.default)
     return asked - {""}
 
 

@@ -13,11 +13,12 @@ from pathlib import PurePath
 from typing import Sequence
 
 from tclint.analyzer.call_refs import (
-    AnyMethod, Attr, CallRef, CompilingTest, Entries, Getter, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned, StrEnumArg, StrEnumClass,
-    ReturnedField, ReturnedMethod,
+    AnyMethod, Attr, CallRef, CompilingTest, Entries, Getter, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned,
+    ReturnedField, ReturnedMethod, STR_ENUM_REFS,
     SuperMethod, TensorType, field_condition, reads_call_sites,
 )
 from tclint.analyzer.namespace_packages import namespace_aliases
+from tclint.analyzer.project_str_enums import member_source
 from tclint.analyzer.project_tables import key_tables
 from tclint.analyzer.summary import CallSite, FileSummary, FunctionSummary
 from tclint.analyzer.tensor_facts import TENSOR_ANNOTATIONS, TRUE_UNDER_DYNAMO_WRAPPERS, is_module_base
@@ -29,10 +30,6 @@ MAX_CLASSES_BY_NAME = 3
 # passed in (`self.flows[i].inverse(x)`, `self.controller.adapt_step_size(...)`) may run any
 # of them in its compiled code; a name defined more widely says too little about the object.
 MAX_MODULE_CLASSES_BY_NAME = 40
-# The bases that make a class an Enum of str, as class summaries name them
-STR_ENUM_BASES = frozenset({"enum.StrEnum"})
-STR_BASES = frozenset({"builtins.str", "str"})
-ENUM_BASES = frozenset({"enum.Enum"})
 AUTOGRAD_FUNCTION_BASES = ("torch.autograd.Function", "torch.autograd.function.Function")
 
 
@@ -643,13 +640,8 @@ class ProjectIndex:
                 if resolved and resolved[0] == "class" and self.is_module_class(resolved[1]):
                     return resolved[1], "is an nn.Module"
                 continue
-            if isinstance(ref, StrEnumClass):
-                cls = self._str_enum_class(ref.cls, ref.method)
-                if cls is not None:
-                    return cls, "is an Enum of str"
-                continue
-            if isinstance(ref, StrEnumArg):
-                found = self._str_enum_passed(ref, active)
+            if isinstance(ref, STR_ENUM_REFS):
+                found = member_source(self, ref, active)
                 if found is not None:
                     return found
                 continue
@@ -669,45 +661,6 @@ class ProjectIndex:
                 if self.functions[key][1].name != "__init__" and self.returns_tensor(key, active):
                     return key, "returns a tensor"
         return None
-
-    def _str_enum_class(self, dotted: str, method: str) -> str | None:
-        """The class `dotted` names, if an Enum of str (`str` and `enum.Enum` among its bases,
-        or `enum.StrEnum`, across files) that defines no `method` of its own."""
-        resolved = self.resolve_dotted(dotted)
-        if not resolved or resolved[0] != "class":
-            return None
-        external = set(self.external_bases(resolved[1]))
-        if not (external & STR_ENUM_BASES or external & STR_BASES and external & ENUM_BASES):
-            return None
-        return resolved[1] if self.method(resolved[1], method) is None else None
-
-    def _str_enum_passed(self, ref: StrEnumArg, active: set) -> tuple[str, str] | None:
-        """(the caller, what it passes) for the first compiled caller that passes a member of
-        a str Enum as the parameter (CallSite.members), or leaves it at such a default: an
-        entry point's caller, unknown, is taken to leave it so."""
-        if ref in active or self.reached is None:
-            return None
-        if ref.default and ref.function in self.root_keys and self._str_enum_class(ref.default, ref.method):
-            return ref.function, f"leaves `{ref.name}` at its default, a member of the str Enum `{ref.default}`"
-        active.add(ref)
-        try:
-            for caller, site in self._callers().get(ref.function, ()):
-                key = ref.position if 0 <= ref.position < len(site.args) else ref.name
-                if key == ref.name and key not in site.keywords and not site.spreads and not site.forwards_kwargs:
-                    if ref.default and self._str_enum_class(ref.default, ref.method):
-                        return caller, f"leaves `{ref.name}` at its default, a member of the str Enum `{ref.default}`"
-                    continue
-                for passed, member in site.members:
-                    if passed != key:
-                        continue
-                    if isinstance(member, str):
-                        if self._str_enum_class(member, ref.method):
-                            return caller, f"passes a member of the str Enum `{member}` as `{ref.name}`"
-                    elif self._str_enum_passed(replace(member, method=ref.method), active) is not None:
-                        return caller, f"passes on its `{member.name}`, a member of a str Enum, as `{ref.name}`"
-            return None
-        finally:
-            active.discard(ref)
 
     def _caller_passing_none(self, ref: NoneArg, active: set) -> str | None:
         """The first compiled caller whose call passes None under torch.compile as the

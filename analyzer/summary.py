@@ -66,9 +66,9 @@ class CallSite:
     # `f(x, **kwargs)` passing on the caller's own `**kwargs`: a keyword the caller was
     # given reaches `f` too
     forwards_kwargs: bool = False
-    # Arguments (position or keyword) that may be members of a str Enum: `Cls.MEMBER` (the
-    # dotted name of `Cls`), or a parameter of the caller's own (its StrEnumArg)
-    members: tuple = ()  # tuple[tuple[int | str, str | StrEnumArg], ...]
+    # Arguments (position or keyword) that may be members of a str Enum, with where they come
+    # from (FileAnalyzer.member_sources: `Cls.MEMBER`, the caller's own parameter, ...)
+    members: tuple = ()  # tuple[tuple[int | str, frozenset[STR_ENUM_REFS]], ...]
     # Arguments (position or keyword) that are no Python constant: True for a tensor, a module
     # or `self`, or the caller's own parameter passed on (a `Param`: what its callers pass)
     objects: tuple = ()  # tuple[tuple[int | str, True | Param], ...]
@@ -162,6 +162,10 @@ class FunctionSummary:
     # frame hides nothing in the other (loop_skips)
     forks: list[tuple[Arm, Arm]] = field(default_factory=list)
     comprehensions: list[Comprehension] = field(default_factory=list)
+    # What it may return that is a member of a str Enum, and what it may store in `self.name`
+    # that is one (FileAnalyzer.member_sources, no method asked yet)
+    returns_members: frozenset = frozenset()
+    stores_members: dict[str, frozenset] = field(default_factory=dict)
 
 
 @dataclass

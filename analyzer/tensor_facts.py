@@ -142,9 +142,10 @@ class FunctionScope:
     # parameters with no default or a falsy one (None, False, 0, ""), not rebound yet -> the
     # guard "every compiled caller leaves it falsy" (its `none` form: "... None")
     flags: dict[str, refs.LeftFalsy] = field(default_factory=dict)
-    # parameters that are no known tensor, not rebound yet -> the condition "a compiled caller
-    # passes a member of a str Enum" (with the method asked of it filled in by the rule)
-    members: dict[str, refs.StrEnumArg] = field(default_factory=dict)
+    # names that may hold a member of a str Enum -> where it comes from (call_refs.STR_ENUM_REFS,
+    # the method asked of it filled in by the rule): a parameter that is no known tensor, or a
+    # local bound to a member, a `self.attr`, what a project function returns
+    members: dict[str, frozenset] = field(default_factory=dict)
     # names whose attributes are read with a name no tensor has (`out.logits`): never tensors
     objects: set[str] = field(default_factory=set)
     # parameters annotated as containers of tensors (`params: Dict[str, Tensor]`), not rebound

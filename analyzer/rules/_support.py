@@ -5,6 +5,8 @@ class's own attributes.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import libcst as cst
 
 from tclint.analyzer.knowledge.untraceable import Untraceable, calls_for
@@ -30,6 +32,12 @@ def tensor_or_unknown(facts, receiver: cst.BaseExpression) -> tuple[bool, frozen
     if value.kind in (Kind.TENSOR, Kind.MASK, Kind.NDARRAY):
         return True, value.condition
     return False, None
+
+
+def str_enum_member(analyzer, expr: cst.BaseExpression, method: str) -> frozenset | None:
+    """The condition that `expr` is a member of a str Enum whose class defines no `method`
+    (FileAnalyzer.member_sources, with the method asked), or None where it cannot be one."""
+    return frozenset(replace(source, method=method) for source in analyzer.member_sources(expr)) or None
 
 
 class BoundNames:

@@ -1,10 +1,9 @@
-from dataclasses import replace
-
 import libcst as cst
 
-from tclint.analyzer import call_refs as refs
 from tclint.analyzer.knowledge import hazards
+from tclint.analyzer.rules._support import str_enum_member
 from tclint.analyzer.rules.base import Example, Rule
+from tclint.analyzer.value_text import value_text
 
 # The methods of `str` (but the static `maketrans`): Dynamo 2.13 traces none of them on a
 # member of an Enum of str (each checked with the oracle: strip, lower, upper, split,
@@ -22,9 +21,10 @@ class StrEnumMethod(Rule):
     """
     ## What it does
     Flags a `str` method (`.strip()`, `.lower()`, `.startswith(...)`, ...) called on a member
-    of an Enum of str (`class Mode(str, Enum)`, `enum.StrEnum`): `Mode.BILINEAR.lower()`, or a
-    parameter that a compiled caller passes such a member, passes on, or leaves at such a
-    default (`mode: str = Mode.BILINEAR`).
+    of an Enum of str (`class Mode(str, Enum)`, `enum.StrEnum`): `Mode.BILINEAR.lower()`,
+    `Mode(name)`, a parameter that a compiled caller passes such a member, passes on, or leaves
+    at such a default (`mode: str = Mode.BILINEAR`), a local or `self.mode` that holds one, or
+    what a function returns that returns one.
 
     ## Why is this bad?
     Dynamo traces an Enum member as a constant but knows no `str` method of its class: the
@@ -81,6 +81,17 @@ class StrEnumMethod(Rule):
             def f(x, mode: str = "a"):
                 return pick(x, mode)
         """, call="f(torch.ones(2))"),
+        Example("""
+            import enum
+            import torch
+            class Mode(str, enum.Enum):
+                A = "a"
+            @torch.compile(backend="eager")
+            def f(x):
+                mode = Mode.A
+                mode = str(mode)  # rebound to a plain str
+                return x + 1 if mode.lower() == "a" else x
+        """, call="f(torch.ones(2))"),
     ]
     INVALID = [
         Example("""
@@ -122,21 +133,37 @@ class StrEnumMethod(Rule):
             def f(x):
                 return g(x, Mode.A)
         """, call="f(torch.ones(2))"),
+        Example("""
+            import enum
+            import torch
+            class Mode(str, enum.Enum):
+                A = "a"
+            class Net(torch.nn.Module):
+                def __init__(self, mode: str = "a"):
+                    super().__init__()
+                    self.mode = Mode(mode)
+                def forward(self, x):
+                    mode = self.mode
+                    return x + 1 if mode.lower() == "a" else x
+        """, call="torch.compile(Net(), backend='eager')(torch.ones(2))"),
+        Example("""
+            import enum
+            import torch
+            class Mode(str, enum.Enum):
+                A = "a"
+            def default_mode():
+                return Mode.A
+            @torch.compile(backend="eager")
+            def f(x):
+                return x + 1 if default_mode().upper() == "A" else x
+        """, call="f(torch.ones(2))"),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if not isinstance(func, cst.Attribute) or func.attr.value not in STR_METHODS:
             return
-        receiver, method = func.value, func.attr.value
-        members = self.facts.function.members
-        if isinstance(receiver, cst.Name) and receiver.value in members:
-            condition = frozenset({replace(members[receiver.value], method=method)})
-            name = receiver.value
-        else:
-            cls = self.analyzer.member_class(receiver)
-            if cls is None:
-                return
-            condition = frozenset({refs.StrEnumClass(cls, method)})
-            name = "member"
-        self.report(node, self.message.format(method=method, receiver=name), condition=condition)
+        condition = str_enum_member(self.analyzer, func.value, func.attr.value)
+        if condition is not None:
+            self.report(node, self.message.format(method=func.attr.value, receiver=value_text(func.value) or "member"),
+                        condition=condition)
