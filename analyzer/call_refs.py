@@ -312,6 +312,9 @@ class StrEnumClass:
 
     cls: str
     method: str = ""
+    # `Cls(value)`: most such calls build other objects, so the class is not looked for
+    # beyond the files read anyway (imported_context.asked_classes)
+    built: bool = False
 
     def __str__(self) -> str:
         return f"str-enum:{self.cls}.{self.method}"

@@ -1215,8 +1215,11 @@ class FileAnalyzer(cst.CSTVisitor):
         if isinstance(node, cst.Attribute) and self.facts.is_self(node.value):
             return frozenset({refs.StrEnumAttr(self.facts.class_dotted(), node.attr.value)})
         built = self._constructed_class(node)
-        if built is not None:
-            return frozenset({refs.StrEnumClass(built)}) if self.facts.is_project_name(built) else frozenset()
+        if built is not None:  # an Enum's look-up by value takes one argument
+            by_value = len(node.args) == 1 and not node.args[0].star and node.args[0].keyword is None
+            if by_value and self.facts.is_project_name(built):
+                return frozenset({refs.StrEnumClass(built, built=True)})
+            return frozenset()
         called = self._project_call_ref(node)
         return frozenset({refs.StrEnumReturned(called)}) if called is not None else frozenset()
 

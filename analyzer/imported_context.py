@@ -56,8 +56,8 @@ def reexported_files(files: list[SourceFile], summaries: list[FileSummary],
 
 def _asked_classes(summaries: list[FileSummary]) -> set[str]:
     """The dotted names the str-Enum questions of `summaries` ask about: the `Cls` of a
-    `Cls.MEMBER` (or `Cls(value)`) a call passes (CallSite.members), a function returns or
-    stores, a parameter defaults to (StrEnumArg.default), or whose method a function calls."""
+    `Cls.MEMBER` a call passes (CallSite.members), a function returns or stores, a parameter
+    defaults to (StrEnumArg.default), or whose method a function calls."""
     asked: set[str] = set()
     for summary in summaries:
         for fn in summary.functions.values():
@@ -65,7 +65,7 @@ def _asked_classes(summaries: list[FileSummary]) -> set[str]:
             sources += [members for site in fn.calls for _, members in site.members]
             sources += [cand.condition for cand in fn.candidates if cand.condition]
             for ref in (ref for refs in sources for ref in refs):
-                if isinstance(ref, StrEnumClass):
+                if isinstance(ref, StrEnumClass) and not ref.built:
                     asked.add(ref.cls)
                 elif isinstance(ref, StrEnumArg):
                     asked.add(ref.default)
