@@ -32,29 +32,38 @@ def imported_files(files: list[SourceFile], summaries: list[FileSummary]) -> lis
     return sorted(found.values(), key=lambda f: f.display)
 
 
-def reexported_files(files: list[SourceFile], summaries: list[FileSummary],
-                     context: list[FileSummary]) -> list[SourceFile]:
-    """The files that define the possible str Enums (`Cls` of a `Cls.MEMBER` passed or taken
-    as a default) that `summaries` and `context` name through a package's `__init__` in
-    `context` which itself imports them (`monai.utils.BlendMode`, re-exported by
-    `monai/utils/__init__.py` from `.enums`), not among `files` or `context`: one step more,
-    for those names only (a module's other re-exports may be large, and are not asked for)."""
+# How many package `__init__`s a re-exported str Enum is followed through (`pkg` re-exports
+# it from `pkg.utils`, which re-exports it from `pkg.utils.enums`): each step reads files
+REEXPORT_STEPS = 3
+
+
+def reexported_files(files: list[SourceFile], asked: set[str], summaries: list[FileSummary]) -> list[SourceFile]:
+    """The next files to read to find the possible str Enums `asked` names (asked_classes)
+    where they are defined, through the package `__init__`s among `summaries` (linted or
+    context) that import them (`monai.utils.BlendMode`, re-exported by
+    `monai/utils/__init__.py` from `.enums`): one step further along each chain, for those
+    names only (a module's other re-exports may be large, and are not asked for)."""
     roots = package_roots(files)
-    packages = {s.module: s for s in context if s.path.endswith("__init__.py")}
-    known = {f.path for f in files} | {Path(s.path).resolve() for s in context}
+    packages = {s.module: s for s in summaries if s.path.endswith("__init__.py")}
+    known = {f.path for f in files} | {Path(s.path).resolve() for s in summaries}
     found: dict[Path, SourceFile] = {}
-    for dotted in _asked_classes(summaries + context):
-        module, _, name = dotted.rpartition(".")
-        reexported = packages[module].imports.get(name) if module in packages else None
-        parts = reexported.split(".") if reexported is not None else ()
-        root = roots.get(parts[0]) if parts else None
-        path = module_file(root, parts) if root is not None else None
-        if path is not None and path not in known and path not in found:
-            found[path] = source_file(path)
+    for dotted in sorted(asked):
+        for _ in range(REEXPORT_STEPS):
+            module, _, name = dotted.rpartition(".")
+            reexported = packages[module].imports.get(name) if module in packages else None
+            parts = reexported.split(".") if reexported is not None else ()
+            root = roots.get(parts[0]) if parts else None
+            path = module_file(root, parts) if root is not None else None
+            if path is None:
+                break
+            if path not in known:
+                found[path] = source_file(path)
+                break
+            dotted = reexported
     return sorted(found.values(), key=lambda f: f.display)
 
 
-def _asked_classes(summaries: list[FileSummary]) -> set[str]:
+def asked_classes(summaries: list[FileSummary]) -> set[str]:
     """The dotted names the str-Enum questions of `summaries` ask about: the `Cls` of a
     `Cls.MEMBER` a call passes (CallSite.members), a function returns or stores, a parameter
     defaults to (StrEnumArg.default), or whose method a function calls."""

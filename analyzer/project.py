@@ -22,7 +22,7 @@ from tclint.analyzer.discovery import NotASourceFile, SourceFile, discover, read
 from tclint.analyzer.dynamo_hints import setting_hint
 from tclint.analyzer.file_analysis import analyze_module
 from tclint.analyzer.gb_registry import gb_url
-from tclint.analyzer.imported_context import imported_files, reexported_files
+from tclint.analyzer.imported_context import REEXPORT_STEPS, asked_classes, imported_files, reexported_files
 from tclint.analyzer.library_context import LibraryReader, at_library_calls, site_folders, site_stamp
 from tclint.analyzer.loop_skips import Breaking, FunctionFindings, keep_reached
 from tclint.analyzer.neutral_dir import in_neutral_directory
@@ -132,9 +132,13 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
             summary.syntax_error = (unreadable[summary.path], Span(1, 1, 1, 2))
     context = _read_files(imported_files(files, summaries), settings, [], {}, {})
     context_summaries = _summaries(context, cache, jobs)
-    reexported = _read_files(reexported_files(files, summaries, context_summaries), settings, [], {}, {})
-    context += reexported
-    context_summaries += _summaries(reexported, cache, jobs)
+    asked = asked_classes(summaries + context_summaries)  # of the files read so far, not of those read for them
+    for _ in range(REEXPORT_STEPS):
+        reexported = _read_files(reexported_files(files, asked, summaries + context_summaries), settings, [], {}, {})
+        if not reexported:
+            break
+        context += reexported
+        context_summaries += _summaries(reexported, cache, jobs)
     context_shown = {s.path for s in context_summaries}
     library, library_summaries = _libraries(files, summaries + context_summaries, settings, cache, jobs)
     context += library

@@ -7,6 +7,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from tclint.analyzer.config import Settings
 from tclint.analyzer.project import lint_paths
 
@@ -80,27 +82,32 @@ def test_a_cached_run_is_redone_when_an_imported_module_changes(tmp_path, monkey
     assert ("base.py", 4, "TC101") not in _findings(root, linted, use_cache=True)
 
 
-def test_a_name_a_package_re_exports_is_read_from_the_module_that_defines_it(tmp_path):
-    """`from pkg.enums import Mode` sits in `pkg/__init__.py`, two imports away from the linted
-    file: the class is read where it is defined, so its str-Enum base is known (TC245)."""
-    files = {
-        "pkg/__init__.py": "from pkg.enums import Mode\n",
-        "pkg/enums.py": '''
-            import enum
+ENUMS = '''
+    import enum
 
-            class Mode(str, enum.Enum):
-                A = "a"
-            ''',
-        "pkg/run.py": '''
-            import torch
-            from pkg import Mode
+    class Mode(str, enum.Enum):
+        A = "a"
+    '''
+RUN = '''
+    import torch
+    from pkg import Mode
 
-            @torch.compile
-            def run(x, mode=Mode.A):
-                return x + 1 if mode.lower() == "a" else x
-            ''',
-    }
-    for name, text in files.items():
+    @torch.compile
+    def run(x, mode=Mode.A):
+        return x + 1 if mode.lower() == "a" else x
+    '''
+
+
+@pytest.mark.parametrize("files", [
+    # `from pkg.enums import Mode` sits in `pkg/__init__.py`, two imports away from the linted file
+    {"pkg/__init__.py": "from pkg.enums import Mode\n", "pkg/enums.py": ENUMS},
+    # `pkg` takes it from `pkg.utils`, a package that takes it from `pkg.utils.enums`: three away
+    {"pkg/__init__.py": "from pkg.utils import Mode\n", "pkg/utils/__init__.py": "from .enums import Mode\n",
+     "pkg/utils/enums.py": ENUMS},
+], ids=["one-package", "two-packages"])
+def test_a_name_packages_re_export_is_read_from_the_module_that_defines_it(tmp_path, files):
+    """The class is read where it is defined, so its str-Enum base is known (TC245)."""
+    for name, text in {**files, "pkg/run.py": RUN}.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(textwrap.dedent(text))
     (tmp_path / "tclint.toml").write_text("")
