@@ -364,11 +364,27 @@ class StrEnumReturned:
         return f"({self.call})()=str-enum.{self.method}"
 
 
+@dataclass(frozen=True)
+class PrebuiltArg:
+    """A condition: a compiled caller of `function` passes as this parameter an object of a
+    project class with `__enter__` built before the compiled code runs (`self.timer` that
+    `__init__` built, a module-level instance: CallSite.prebuilt), or passes on a parameter of
+    its own that gets one. `position` as in `Param`."""
+
+    function: str
+    position: int
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.function}({self.name}=prebuilt)"
+
+
 # Where a member of a str Enum comes from; `method` is what is asked of it ("" until a rule asks)
 STR_ENUM_REFS = (StrEnumClass, StrEnumArg, StrEnumAttr, StrEnumReturned)
 
 ConditionRef = (CallRef | Param | NumpyResult | ModuleClass | TensorType | OptionalKeys | Attr | ReturnedField
-                | CompilingTest | KeywordObject | NoneArg | StrEnumClass | StrEnumArg | StrEnumAttr | StrEnumReturned)
+                | CompilingTest | KeywordObject | NoneArg | StrEnumClass | StrEnumArg | StrEnumAttr | StrEnumReturned
+                | PrebuiltArg)
 
 
 def field_condition(condition: frozenset, field: str) -> frozenset:
@@ -381,4 +397,4 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
 
 RECORDS = (Named, Method, Getter, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ModuleClass, TensorType,
            OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject, NoneArg, StrEnumClass, StrEnumArg,
-           StrEnumAttr, StrEnumReturned)
+           StrEnumAttr, StrEnumReturned, PrebuiltArg)

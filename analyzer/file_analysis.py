@@ -1099,7 +1099,7 @@ class FileAnalyzer(cst.CSTVisitor):
                             unless=self._unless(), in_loop=self._in_loop() or self._generator_depth > 0,
                             spreads=any(a.star for a in node.args), falsy=self._falsy_args(node),
                             members=self._member_args(node),
-                            objects=self._object_args(node),
+                            objects=self._object_args(node), prebuilt=self._prebuilt_args(node),
                             built_here=self._built_here(node.func),
                             forwards_kwargs=any(a.star == "**" and _names(a.value, fn.kwargs_name) for a in node.args),
                             callables=self._passed_callables(node))
@@ -1189,14 +1189,7 @@ class FileAnalyzer(cst.CSTVisitor):
     def _member_args(self, node: cst.Call) -> tuple:
         """(position or keyword, where it comes from) for each argument that may be a member
         of a str Enum (member_sources)."""
-        out = []
-        for i, a in enumerate(node.args):
-            if a.star:
-                break
-            sources = self.member_sources(a.value)
-            if sources:
-                out.append((a.keyword.value if a.keyword is not None else i, sources))
-        return tuple(out)
+        return tuple((key, sources) for key, value in _keyed_args(node) if (sources := self.member_sources(value)))
 
     def member_sources(self, node: cst.BaseExpression) -> frozenset:
         """Where a value may come from that is a member of a str Enum, as conditions with no
@@ -1237,16 +1230,43 @@ class FileAnalyzer(cst.CSTVisitor):
         unknown kind passed on (its Param: what the caller's own callers pass)."""
         fn = self.facts.function
         out = []
-        for i, a in enumerate(node.args):
-            if a.star:
-                break
-            key = a.keyword.value if a.keyword is not None else i
-            kind = self.facts.kind(a.value)
+        for key, value in _keyed_args(node):
+            kind = self.facts.kind(value)
             if kind in tf.TENSORS or kind == tf.MODULE:
                 out.append((key, True))
-            elif isinstance(a.value, cst.Name) and a.value.value in fn.param_refs:
-                out.append((key, fn.param_refs[a.value.value]))
+            elif isinstance(value, cst.Name) and value.value in fn.param_refs:
+                out.append((key, fn.param_refs[value.value]))
         return tuple(out)
+
+    def _prebuilt_args(self, node: cst.Call) -> tuple:
+        """(position or keyword, what it is) for each argument that is an object built before
+        the compiled code runs (built_before: its class), or a parameter of the caller's own
+        passed on (its PrebuiltArg)."""
+        fn = self.facts.function
+        out = []
+        for key, value in _keyed_args(node):
+            built = self.built_before(value)
+            if built is not None:
+                out.append((key, built))
+            elif isinstance(value, cst.Name) and value.value in fn.param_refs:
+                param = fn.param_refs[value.value]
+                out.append((key, refs.PrebuiltArg(param.function, param.position, param.name)))
+        return tuple(out)
+
+    def built_before(self, expr: cst.BaseExpression) -> str | None:
+        """The project class of an object that exists before the compiled code runs: one that
+        set-up code stored in `self.name` (`self.timer = Timer()` in `__init__`), or a
+        module-level instance. torch's and the standard library's classes have their own
+        handling and are not named."""
+        facts = self.facts
+        built = None
+        if isinstance(expr, cst.Attribute) and facts.is_self(expr.value):
+            built = facts.function.class_scope.built_from.get(expr.attr.value)
+        elif isinstance(expr, cst.Name) and facts.function is not None and facts.function.lookup(expr.value) is None:
+            built = facts.module_instances.get(expr.value)
+        if built is None or not facts.is_project_name(built) or not built.rpartition(".")[2][:1].isupper():
+            return None
+        return built
 
     def _arg_kinds(self, node: cst.Call) -> tuple:
         kinds = []
@@ -2032,6 +2052,14 @@ def _passed(kind, source: refs.Attr | None = None):
                 fields.append((name, frozenset((replace(source, field=name),))))
         return tuple(fields) or None
     return None
+
+
+def _keyed_args(node: cst.Call):
+    """(position or keyword, value) of each argument, up to the first `*args` or `**kwargs`."""
+    for i, a in enumerate(node.args):
+        if a.star:
+            return
+        yield (a.keyword.value if a.keyword is not None else i), a.value
 
 
 def _store_attribute(cls: ClassSummary, name: str, kind) -> None:

@@ -14,10 +14,11 @@ from typing import Sequence
 
 from tclint.analyzer.call_refs import (
     AnyMethod, Attr, CallRef, CompilingTest, Entries, Getter, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned,
-    ReturnedField, ReturnedMethod, STR_ENUM_REFS,
+    PrebuiltArg, ReturnedField, ReturnedMethod, STR_ENUM_REFS,
     SuperMethod, TensorType, field_condition, reads_call_sites,
 )
 from tclint.analyzer.namespace_packages import namespace_aliases
+from tclint.analyzer.project_prebuilt import prebuilt_passed
 from tclint.analyzer.project_str_enums import member_source
 from tclint.analyzer.project_tables import key_tables
 from tclint.analyzer.summary import CallSite, FileSummary, FunctionSummary
@@ -639,6 +640,11 @@ class ProjectIndex:
                 resolved = self.resolve_dotted(ref.cls)
                 if resolved and resolved[0] == "class" and self.is_module_class(resolved[1]):
                     return resolved[1], "is an nn.Module"
+                continue
+            if isinstance(ref, PrebuiltArg):
+                found = prebuilt_passed(self, ref, active)
+                if found is not None:
+                    return found
                 continue
             if isinstance(ref, STR_ENUM_REFS):
                 found = member_source(self, ref, active)

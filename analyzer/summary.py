@@ -69,6 +69,10 @@ class CallSite:
     # Arguments (position or keyword) that may be members of a str Enum, with where they come
     # from (FileAnalyzer.member_sources: `Cls.MEMBER`, the caller's own parameter, ...)
     members: tuple = ()  # tuple[tuple[int | str, frozenset[STR_ENUM_REFS]], ...]
+    # Arguments (position or keyword) that are objects of a project class built before the
+    # compiled code runs (`self.timer`, a module-level instance): the class's dotted name, or
+    # the caller's own parameter passed on (its PrebuiltArg)
+    prebuilt: tuple = ()  # tuple[tuple[int | str, str | PrebuiltArg], ...]
     # Arguments (position or keyword) that are no Python constant: True for a tensor, a module
     # or `self`, or the caller's own parameter passed on (a `Param`: what its callers pass)
     objects: tuple = ()  # tuple[tuple[int | str, True | Param], ...]

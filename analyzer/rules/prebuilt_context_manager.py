@@ -1,5 +1,6 @@
 import libcst as cst
 
+from tclint.analyzer import call_refs as refs
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules.base import Example, Rule
 
@@ -9,7 +10,8 @@ class PrebuiltContextManager(Rule):
     ## What it does
     Flags `with self.timer:` (or `with TIMER:` on a module-level object) inside a compiled
     region, when the object is an instance of a library or project class built before the
-    compiled code runs (in `__init__`, or at import).
+    compiled code runs (in `__init__`, or at import); and `with ctx:` on a parameter that a
+    compiled caller passes such an object (`wrap(self.timer, x)`), or passes on.
 
     ## Why is this bad?
     Dynamo traces a user-defined context manager only when the compiled code builds it
@@ -57,6 +59,20 @@ class PrebuiltContextManager(Rule):
                     y = x * 2
                 return y
         """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            class Depth:
+                def __enter__(self):
+                    return self
+                def __exit__(self, *exc):
+                    return None
+            def wrap(ctx, x):
+                with ctx:  # built in the compiled code: traced
+                    return x * 2
+            @torch.compile
+            def f(x):
+                return wrap(Depth(), x)
+        """, call="f(torch.randn(3))"),
     ]
     INVALID = [
         Example("""
@@ -92,24 +108,33 @@ class PrebuiltContextManager(Rule):
                     y = x * 2
                 return y
         """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            class Depth:
+                def __enter__(self):
+                    return self
+                def __exit__(self, *exc):
+                    return None
+            def wrap(ctx, x):
+                with ctx:
+                    return x * 2
+            class Net(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.depth = Depth()
+                def forward(self, x):
+                    return wrap(self.depth, x)
+        """, call="torch.compile(Net())(torch.randn(3))"),
     ]
 
     def visit_With(self, node: cst.With) -> None:
+        params = self.facts.function.param_refs if self.facts.function is not None else {}
         for item in node.items:
-            built = self._built_before(item.item)
+            built = self.analyzer.built_before(item.item)
             if built is not None:
                 name = built.rpartition(".")[2]
                 self.report(item.item, f"`{name}` object built outside the compiled code: {self.message}")
-
-    def _built_before(self, expr: cst.BaseExpression) -> str | None:
-        """The class an existing object was built from, if it is a library or project class."""
-        facts = self.facts
-        built = None
-        if isinstance(expr, cst.Attribute) and facts.is_self(expr.value):
-            built = facts.function.class_scope.built_from.get(expr.attr.value)
-        elif isinstance(expr, cst.Name) and facts.function is not None and facts.function.lookup(expr.value) is None:
-            built = facts.module_instances.get(expr.value)
-        # torch's and the standard library's context managers have their own handling
-        if built is None or not facts.is_project_name(built) or not built.rpartition(".")[2][:1].isupper():
-            return None
-        return built
+            elif isinstance(item.item, cst.Name) and item.item.value in params:
+                param = params[item.item.value]
+                self.report(item.item, f"`{param.name}` may be an object built outside the compiled code: {self.message}",
+                            condition=frozenset({refs.PrebuiltArg(param.function, param.position, param.name)}))
