@@ -428,7 +428,8 @@ class FileAnalyzer(cst.CSTVisitor):
             if isinstance(stmt, cst.FunctionDef) and stmt.name.value in ("__init__", "reset_parameters", "build", "setup"):
                 self_name = _first_param_name(stmt)
                 if self_name:
-                    _AttributeScan(self, scope, summary, self_name, _annotated_classes(stmt)).scan(stmt.body)
+                    _AttributeScan(self, scope, summary, self_name, _annotated_classes(stmt),
+                                   _default_instances(stmt), _default_callables(stmt)).scan(stmt.body)
             elif isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
                     if isinstance(small, (cst.AnnAssign, cst.Assign)):
@@ -2090,24 +2091,45 @@ def _first_param_name(fn: cst.FunctionDef) -> str | None:
     return params[0].name.value if params else None
 
 
+def _named_params(fn: cst.FunctionDef) -> list[cst.Param]:
+    return [*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params]
+
+
 def _annotated_classes(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
     """The parameters annotated with a plain name (`model: Model`): what they may hold is an
     instance of that class (or of a subclass)."""
-    params = [*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params]
-    return {p.name.value: p.annotation.annotation for p in params
+    return {p.name.value: p.annotation.annotation for p in _named_params(fn)
             if p.annotation is not None and isinstance(p.annotation.annotation, (cst.Name, cst.Attribute))}
+
+
+def _default_instances(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
+    """The parameters with an instance for default (`solver=Euler()`): what they hold is one
+    of that class, unless callers pass another; parameter -> the class called."""
+    return {p.name.value: p.default.func for p in _named_params(fn)
+            if isinstance(p.default, cst.Call) and isinstance(p.default.func, (cst.Name, cst.Attribute))}
+
+
+def _default_callables(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
+    """The parameters with a class or function for default (`solver_cls=Euler`): what calling
+    them builds or returns, unless callers pass another."""
+    return {p.name.value: p.default for p in _named_params(fn) if isinstance(p.default, (cst.Name, cst.Attribute))}
 
 
 class _AttributeScan:
     """Reads `self.x = ...` and `self.register_buffer("x", ...)` in set-up methods."""
 
     def __init__(self, analyzer: FileAnalyzer, scope: tf.ClassScope, summary: ClassSummary, self_name: str,
-                 annotated: dict[str, cst.BaseExpression]):
+                 annotated: dict[str, cst.BaseExpression], instances: dict[str, cst.BaseExpression],
+                 defaults: dict[str, cst.BaseExpression]):
         self.analyzer = analyzer
         self.scope = scope
         self.summary = summary
         self.self_name = self_name
         self.annotated = annotated  # parameter -> its annotation
+        # parameter -> the class of its default instance, or the class or function it defaults
+        # to, until the set-up code rebinds it
+        self.instances = instances
+        self.defaults = defaults
         self.locals: dict[str, str] = {}  # local name -> the class it was last built from here
         self.filled: set[str] = set()  # attributes set to an empty ModuleList or list, filled by appends
         self.mixed: set[str] = set()  # those of them appended objects of more than one class
@@ -2132,6 +2154,8 @@ class _AttributeScan:
                 if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == self.self_name:
                     self._assign(t.attr.value, small.value)
                 elif isinstance(t, cst.Name):
+                    self.instances.pop(t.value, None)
+                    self.defaults.pop(t.value, None)
                     built = self.analyzer.facts.qualname(small.value.func) if isinstance(small.value, cst.Call) else None
                     if built:
                         self.locals[t.value] = built
@@ -2164,14 +2188,18 @@ class _AttributeScan:
             self.summary.object_attrs = self.summary.object_attrs | {attr}
         previous = self.scope.attrs.get(attr)
         self.scope.attrs[attr] = kind if previous is None else tf.join(previous, kind)
-        if isinstance(value, cst.Name) and value.value in self.annotated:
+        if isinstance(value, cst.Name) and (value.value in self.annotated or value.value in self.instances):
             # `self.model = model` with `model: Model`: methods called on it are Model's (or a
-            # subclass's); a class of an installed library is no project name and stays unknown
-            qual = facts.qualname(self.annotated[value.value])
+            # subclass's); with `solver=Euler()`, Euler's, and calling it runs Euler's forward
+            # (or `__call__`). A class of an installed library is no project name and stays unknown
+            annotation = self.annotated.get(value.value)
+            qual = facts.qualname(annotation if annotation is not None else self.instances[value.value])
             if qual:
                 self.scope.built_from[attr] = qual
+            if qual and annotation is None and not qual.startswith("torch."):
+                self.summary.submodules[attr] = qual
         if isinstance(value, cst.Call):
-            qual = facts.qualname(value.func)
+            qual = facts.qualname(value.func) or self._default_qualname(value.func)
             if qual:
                 self.scope.built_from[attr] = qual
             element = _element_class(facts, value, qual)
@@ -2187,6 +2215,13 @@ class _AttributeScan:
             self.filled.add(attr)
         else:
             self.filled.discard(attr)
+
+    def _default_qualname(self, func: cst.BaseExpression) -> str | None:
+        """`self.solver = solver_cls()` with `solver_cls=Euler`: the class (or factory) called,
+        until the set-up code rebinds the parameter."""
+        facts = self.analyzer.facts
+        qual = facts.qualname(self.defaults[func.value]) if isinstance(func, cst.Name) and func.value in self.defaults else None
+        return qual if qual and facts.is_project_name(qual) else None  # not `act=None`
 
     def _append(self, attr: str, call: cst.Call | None) -> None:
         """`self.heads.append(Head())` or `self.heads.append(head)` after `head = Head()`, into

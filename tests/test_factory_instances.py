@@ -5,8 +5,10 @@ and call it (`solver = TABLE[name]; return solver()`, torchdyn's `str_to_solver`
 what another factory returns (`return str_to_solver(name)`), in another file. The object may
 be a local (`solver = make(name)`: built in the compiled frame, so the breaking call breaks
 again at the call site, TC225) or an attribute `__init__` stored (`self.solver =
-str_to_solver(name)`: built eagerly, so only the method's own line breaks). An attribute
-holding an object of unknown class (`self.solver = solver`) stays unknown."""
+str_to_solver(name)`: built eagerly, so only the method's own line breaks), also from the
+constructor's parameter whose default is an instance (`solver=Euler()`, `self.solver =
+solver`) or a class (`solver_cls=Euler`, `self.solver = solver_cls()`). An attribute holding an
+object of unknown class (`self.solver = solver`) stays unknown."""
 from __future__ import annotations
 
 import importlib.util
@@ -58,6 +60,13 @@ def str_to_solver(name):
 
 def make(name):
     return str_to_solver(name)
+
+
+class Halver(torch.nn.Module):
+    def forward(self, x):
+        if x.max() > 1:
+            return x / 2
+        return x
 '''
 # Imports `from solvers import ...` in its own file; appended to SOLVERS for Dynamo, so the
 # lines of SOLVERS are the same in both.
@@ -81,6 +90,33 @@ class Given(torch.nn.Module):
         return self.solver.step(x) * 3
 
 
+class Defaulted(torch.nn.Module):
+    def __init__(self, solver=Euler()):
+        super().__init__()
+        self.solver = solver
+
+    def forward(self, x):
+        return self.solver.step(x) * 3
+
+
+class DefaultedClass(torch.nn.Module):
+    def __init__(self, solver_cls=Euler):
+        super().__init__()
+        self.solver = solver_cls()
+
+    def forward(self, x):
+        return self.solver.step(x) * 3
+
+
+class Smoothed(torch.nn.Module):
+    def __init__(self, smooth=Halver()):
+        super().__init__()
+        self.smooth = smooth
+
+    def forward(self, x):
+        return self.smooth(x) + 1
+
+
 def integrate(x, name):
     solver = make(name)
     return solver.step(x) - 1
@@ -98,15 +134,23 @@ def run_euler(x):
 
 ode = ODE("euler")
 given = Given(str_to_solver("euler"))
+defaulted, defaulted_class, smoothed = Defaulted(), DefaultedClass(), Smoothed()
 '''
-MODEL_IMPORTS = "import torch\n\nfrom solvers import Euler, make, str_to_solver\n"
+MODEL_IMPORTS = "import torch\n\nfrom solvers import Euler, Halver, make, str_to_solver\n"
 _REBUILT = "    return solver.step(x) - 1"  # the call on an object built in the compiled frame
 # root -> (file, line) of each break Dynamo reports (torch 2.13, eager backend) when it is compiled
 ROOTS = {
     "ODE.forward": [("solvers.py", 6)],
+    # an instance (or class) the constructor's parameter defaults to: built eagerly, as in ODE
+    "Defaulted.forward": [("solvers.py", 6)],
+    "DefaultedClass.forward": [("solvers.py", 6)],
+    "Smoothed.forward": [("solvers.py", SOLVERS.splitlines().index("        if x.max() > 1:") + 1)],
     "integrate": [("model.py", (MODEL_IMPORTS + MODEL).splitlines().index(_REBUILT) + 1), ("solvers.py", 6)],
 }
 CALLS = {"ODE.forward": "torch.compile(ode)(torch.ones(3))",
+         "Defaulted.forward": "torch.compile(defaulted)(torch.ones(3))",
+         "DefaultedClass.forward": "torch.compile(defaulted_class)(torch.ones(3))",
+         "Smoothed.forward": "torch.compile(smoothed)(torch.ones(3))",
          "integrate": "torch.compile(integrate)(torch.ones(3), 'euler')"}
 
 
