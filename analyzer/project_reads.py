@@ -4,8 +4,12 @@ The project index caches what it works out from names: call references resolved,
 names, class orders, decorator wrappers, method families (ProjectIndex.name_caches), and here
 which classes are nn.Modules (asked of every class, for the roots, on every run).
 `TrackedIndex` records, for each entry it computes, the names it read:
-- a module name, for a module looked up, and for a function or class key looked up every
-  dotted prefix of the key (the module that defines the key is one of them);
+- (NAME, module, name): what a module says of its top-level `name` (an import, an alias, a
+  table, a def or class and all that is under it), for a name looked up in a module, and for
+  a function or class key looked up, each split of the key into a dotted prefix and the name
+  after it (the module that defines the key is one of the prefixes): an import added to a
+  file drops only what looked up that name there;
+- a module name, for a module's summary read whole;
 - ("method", name): which classes define a method `name` (`obj.name()` on an object of
   unknown class, the overrides of `self.name()`);
 - ("def", name): which modules define a top-level `name` (re-exports through an `__init__.py`
@@ -25,6 +29,7 @@ from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.summary import FileSummary
 
 EVERYTHING = ("everything",)
+NAME = "name"
 SUBCLASSES = ("subclasses",)
 
 
@@ -88,12 +93,13 @@ class TrackedIndex(ProjectIndex):
         self._frames[-1].add(module)
 
     def _note_key(self, key: str) -> None:
+        # The key is some module's top-level name, or under one: one module split per dot.
         frame = self._frames[-1]
-        frame.add(key)
         i = key.find(".")
         while i != -1:
-            frame.add(key[:i])
-            i = key.find(".", i + 1)
+            j = key.find(".", i + 1)
+            frame.add((NAME, key[:i], key[i + 1:j] if j != -1 else key[i + 1:]))
+            i = j
 
     def _note_method(self, name: str) -> None:
         self._frames[-1].add(("method", name))
@@ -219,6 +225,11 @@ class TrackedIndex(ProjectIndex):
             return found
 
         return self._computed(("roots", fs.path), compute)
+
+    def module_of(self, module: str, name: str) -> FileSummary | None:
+        if self._frames:
+            self._frames[-1].add((NAME, module, name))
+        return self._plain[0].get(module)
 
     def _reexported(self, dotted: str) -> tuple[str, str] | None:
         if self._frames:  # the table of top-level names is built from the files, not read here

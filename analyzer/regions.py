@@ -122,7 +122,7 @@ class ProjectIndex:
         parts = dotted.split(".")
         for i in range(len(parts) - 1, 0, -1):
             module = ".".join(parts[:i])
-            fs = self.modules.get(module)
+            fs = self.module_of(module, parts[i])
             if fs is None:
                 real = self._namespace_aliases().get(module)  # `pkg.helpers` for a PEP 420 `helpers`
                 if real is not None:
@@ -133,6 +133,11 @@ class ProjectIndex:
                 return None
             return self.resolve_dotted(".".join([alias, *parts[i + 1:]]), depth + 1)
         return self._reexported(dotted)
+
+    def module_of(self, module: str, name: str) -> FileSummary | None:
+        """The summary of `module`, asked what it says of its top-level `name` (an import, an
+        alias, a table): a TrackedIndex notes that one name read, not the whole module."""
+        return self.modules.get(module)
 
     def _reexported(self, dotted: str) -> tuple[str, str] | None:
         """`pkg.utils.helper` when `pkg/utils/__init__.py` is not linted: the one top-level
@@ -156,7 +161,7 @@ class ProjectIndex:
         """What a module-level name finally stands for, through imports and `A = B`
         aliases in the linted files: `pkg.types.Tensor` -> `torch.Tensor`."""
         module, _, name = dotted.rpartition(".")
-        fs = self.modules.get(module)
+        fs = self.module_of(module, name)
         if fs is None or depth > 8:
             return dotted
         target = fs.aliases.get(name) or fs.imports.get(name)
@@ -314,7 +319,7 @@ class ProjectIndex:
         elif isinstance(ref, Entries):
             found = set()
             module, _, name = self.dealias(ref.dotted).rpartition(".")
-            fs = self.modules.get(module)
+            fs = self.module_of(module, name)
             for entry in fs.callable_tables.get(name, ()) if fs is not None else ():
                 found |= self.callables(entry, active)
         elif isinstance(ref, Named):
@@ -443,12 +448,12 @@ class ProjectIndex:
         """`_param(...)` where the module holds `_param = effectful(f)` (what that call returned
         runs), and `STORE.get(...)` where it holds `STORE = Store()` (the class's method)."""
         module, _, name = self.dealias(dotted).rpartition(".")
-        fs = self.modules.get(module)
+        fs = self.module_of(module, name)
         if fs is not None and name in fs.callable_tables:
             return self._resolve_plain(Entries(f"{module}.{name}"))
         owner, _, method = dotted.rpartition(".")
         module, _, name = self.dealias(owner).rpartition(".")
-        fs = self.modules.get(module)
+        fs = self.module_of(module, name)
         found: list[str] = []
         for value in fs.callable_tables.get(name, ()) if fs is not None else ():
             built = self.resolve_dotted(value.call.dotted) if isinstance(value, Returned) and isinstance(

@@ -11,10 +11,12 @@ order (the first file to claim a name keeps it).
 
 An edit inside a function body changes none of these, so the next phase reuses all of it.
 An edit that changes what a file says about names (an import, a def added or renamed, a
-class's bases) drops only the entries that read that file's names (analyzer/project_reads.py
-records them): its module, the methods it defines, its top-level names; and, where a class's
-order changed, the methods of that class, since its superclasses' overrides changed. A new,
-removed or renamed file, or a key two files claim, starts afresh.
+class's bases) drops only the entries that read a name it changed (analyzer/project_reads.py
+records them): each top-level name of the module whose import, alias, table, def or class
+(with what is under it) changed, the methods it defines, its top-level defs; and, where a
+class's order changed, the methods of that class, since its superclasses' overrides changed.
+A new, removed or renamed file, a key two files claim, or keys that come in another order
+start afresh.
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from tclint.analyzer.per_file import PerFile
 from tclint.analyzer.project_effect import NoneReceivers
 from tclint.analyzer.project_findings import KeptFindings
 from tclint.analyzer.project_reach import KeptReach
-from tclint.analyzer.project_reads import EVERYTHING, SUBCLASSES, Groups, TrackedIndex
+from tclint.analyzer.project_reads import EVERYTHING, NAME, SUBCLASSES, Groups, TrackedIndex
 from tclint.analyzer.project_tables import KeyTables
 from tclint.analyzer.project_values import KeptValues
 from tclint.analyzer.summary import FileSummary
@@ -56,8 +58,10 @@ class Resolutions:
         """A project index of `files` that starts from what still holds of the last one."""
         order = [(fs.path, fs.module) for fs in files]
         by_path: dict[str, tuple[FileSummary, tuple]] = {}
-        changed: list[tuple[FileSummary, FileSummary]] = []  # (old, new) of the files that say otherwise about names
+        # (old, new, their resolution inputs) of the files that say otherwise about names
+        changed: list[tuple[FileSummary, FileSummary, tuple, tuple]] = []
         replaced: list[tuple[FileSummary, FileSummary]] = []  # (old, new) of every file re-summarized
+        touched: set = set()  # every name of the files whose summary differs
         for fs in files:
             known = self._by_path.get(fs.path)
             if known is not None and known[0] is fs:
@@ -66,8 +70,11 @@ class Resolutions:
             by_path[fs.path] = (fs, resolution_inputs(fs))
             if known is not None:
                 replaced.append((known[0], fs))
-                if known[1] != by_path[fs.path][1]:
-                    changed.append((known[0], fs))
+                before, after = known[1], by_path[fs.path][1]
+                if before != after:
+                    changed.append((known[0], fs, before, after))
+                if known[0] != fs:
+                    touched |= {after[1], *((NAME, after[1], name) for name in before[3].keys() | after[3].keys())}
         fresh = order != self._order
         self._order, self._by_path = order, by_path
         self.values.begin_run()
@@ -89,7 +96,7 @@ class Resolutions:
                 self.values.reset()
                 index = TrackedIndex(files, self.names, self.reads, self.groups, tables, self.values)
         if replaced and not fresh:  # what values read of a re-summarized file is its functions' and classes' bodies too
-            self.values.drop(dirty | {EVERYTHING} | {new.module for old, new in replaced if old != new})
+            self.values.drop(dirty | {EVERYTHING} | touched)
         self.last = (len(files) if fresh or dropped is None else len(changed), dropped or 0)
         return index
 
@@ -104,16 +111,19 @@ class Resolutions:
         self.names = names
 
 
-def _drop_changed(index: TrackedIndex, changed: list[tuple[FileSummary, FileSummary]],
+def _drop_changed(index: TrackedIndex, changed: list[tuple[FileSummary, FileSummary, tuple, tuple]],
                   reads: dict[tuple, frozenset], groups: Groups) -> tuple[int | None, set]:
-    """Drop the entries that read a name the `changed` (old, new) files say otherwise now;
+    """Drop the entries that read a name the `changed` (old, new, ...) files say otherwise now;
     (how many, or None when the kept caches cannot be told apart (start afresh); the names
     that changed)."""
     dirty: set = {EVERYTHING}
-    for old, new in changed:
-        if not new.module or _claimed_elsewhere(index, old, new):
+    for old, new, (*_, order_before, before), (*_, order_after, after) in changed:
+        if (not new.module or None in before or None in after or _claimed_elsewhere(index, old, new)
+                or _reordered(order_before, order_after)):
             return None, dirty
         dirty.add(new.module)
+        dirty |= {(NAME, new.module, name) for name in before.keys() | after.keys()
+                  if before.get(name) != after.get(name)}
         before, after = _methods(old), _methods(new)
         dirty |= {("method", name) for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
         old_defs, new_defs = _top_level(old), _top_level(new)
@@ -196,13 +206,43 @@ def _patch_defs_by_name(index: TrackedIndex, module: str, counts: dict[str, int]
             table.pop(name, None)
 
 
+def _reordered(old: tuple, new: tuple) -> bool:
+    """Whether the function or class keys a file had and has (resolution_inputs' order) come in
+    another order (which class comes first orders subclasses and overrides)."""
+    for before, after in zip(old, new):
+        if before != after:
+            both = set(before) & set(after)
+            if [k for k in before if k in both] != [k for k in after if k in both]:
+                return True
+    return False
+
+
 def resolution_inputs(fs: FileSummary) -> tuple:
-    """What in a file's summary name resolution reads (see the module's docstring)."""
-    functions = tuple((key, fn.class_key, tuple(fn.decorators), fn.disabled, frozenset(fn.returns_callables),
-                       fn.returns_built, fn.is_property) for key, fn in fs.functions.items())
-    classes = tuple((key, cls.name, tuple(cls.bases), tuple(cls.methods.items()), tuple(cls.submodules.items()),
-                     tuple(cls.method_aliases.items()), tuple((k, frozenset(v)) for k, v in cls.attr_callables.items()),
-                     cls.object_attrs)
-                    for key, cls in fs.classes.items())
-    tables = tuple((k, frozenset(v)) for k, v in fs.callable_tables.items())
-    return fs.path, fs.module, tuple(fs.imports.items()), tuple(fs.aliases.items()), tables, functions, classes
+    """What in a file's summary name resolution reads (see the module's docstring): (path,
+    module, the order of its keys, top-level name -> what the file says of it and of the
+    functions and classes under it)."""
+    by_name: dict[str, list] = {}
+    for kind, table in (("import", fs.imports), ("alias", fs.aliases)):
+        for name, target in table.items():
+            by_name.setdefault(name, []).append((kind, target))
+    for name, entries in fs.callable_tables.items():
+        by_name.setdefault(name, []).append(("table", frozenset(entries)))
+    prefix = fs.module + "."
+    for key, fn in fs.functions.items():
+        by_name.setdefault(_top_name(key, prefix), []).append(
+            (key, fn.class_key, tuple(fn.decorators), fn.disabled, frozenset(fn.returns_callables), fn.returns_built,
+             fn.is_property))
+    for key, cls in fs.classes.items():
+        by_name.setdefault(_top_name(key, prefix), []).append(
+            (key, cls.name, tuple(cls.bases), tuple(cls.methods.items()), tuple(cls.submodules.items()),
+             tuple(cls.method_aliases.items()), tuple((k, frozenset(v)) for k, v in cls.attr_callables.items()),
+             cls.object_attrs))
+    return fs.path, fs.module, (tuple(fs.functions), tuple(fs.classes)), {
+        name: tuple(entries) for name, entries in by_name.items()}
+
+
+def _top_name(key: str, prefix: str) -> str | None:
+    """The module's top-level name a function or class key is under (`Cls` of `mod.Cls.f`)."""
+    if not key.startswith(prefix):  # none is made (file_analysis keys by module): start afresh
+        return None
+    return key[len(prefix):].partition(".")[0]

@@ -322,6 +322,27 @@ def test_an_import_edit_drops_only_what_read_the_edited_module():
     assert kept.names["mro"]["other.Other"] is other_mro  # what read only other.py stayed
 
 
+MIDDLE_IMPORTS = "from helpers import bad as step\n"
+USER = ("import torch\nfrom mid import step\n\n\nclass Net(torch.nn.Module):\n"
+        "    def forward(self, x):\n        return step(x)\n")
+
+
+def test_an_import_edit_drops_only_what_read_the_names_it_changed():
+    """What a resolution read is kept per module and name: `mid.step` reads mid's import of
+    `step`, so an import of another name added to mid drops nothing, and rebinding `step`
+    drops what followed it (the break in helpers.bad is no longer reached)."""
+    kept = Resolutions()
+    files = {"helpers": HELPERS, "mid": MIDDLE_IMPORTS, "user": USER}
+    assert [d.code for d in _lint(files, kept)] == ["TC102"]
+    resolved = dict(kept.names["resolved"])
+    files["mid"] = "import os\n" + MIDDLE_IMPORTS
+    assert _lint(files, kept) == _lint(files)
+    assert kept.last == (1, 0) and kept.names["resolved"] == resolved
+    files["mid"] = "import os\n" + MIDDLE_IMPORTS.replace("bad", "good")
+    assert _lint(files, kept) == _lint(files) == []
+    assert kept.last[1] > 0
+
+
 SOLVER = ("import torch\n\n\nclass Euler:\n    def integrate(self, x):\n        return x * 2\n\n\n"
           "class Net(torch.nn.Module):\n    def forward(self, x, solver=None):\n        return solver.integrate(x)\n")
 STEPS = "class Midpoint:\n    def other(self, x):\n        return x.sum().item()\n"
