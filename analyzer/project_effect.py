@@ -10,12 +10,19 @@ So does an edit that only adds, drops or moves findings that wait for a caller p
 under torch.compile (TC239 through calls, `NoneArg`) in functions that no compiled call can
 pass such a None (NoneReceivers): editing a parameter's first use (`value` -> `value + 0`)
 is common.
+
+And so does an edit that only adds, drops or rebinds imports or `A = B` aliases of names
+the last project phase never looked up in the module (the project reads them only through
+ProjectIndex.module_of, which notes every name it is asked: analyzer/project_reads.py).
 """
 from __future__ import annotations
 
 import dataclasses
 
+from typing import Callable
+
 from tclint.analyzer.call_refs import Named, NoneArg, Returned
+from tclint.analyzer.project_reads import NAME
 from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.summary import FileSummary
 
@@ -27,14 +34,21 @@ _SHARED = ("defs_by_name", "aliases")
 
 
 def same_in_effect(old: FileSummary, new: FileSummary, files: list[FileSummary], tables: tuple,
-                   kept: dict | None = None, receivers: frozenset[str] | None = None) -> bool:
+                   kept: dict | None = None, receivers: frozenset[str] | None = None,
+                   read: Callable[[tuple], bool] | None = None) -> bool:
     """Whether `new` (the file `old` was) changes nothing the project phase works out.
     `files` and `tables` (project_tables.key_tables) are the project with `old` in it;
     `kept`: the name caches of its last index (resolutions.Resolutions.names), if any;
-    `receivers`: NoneReceivers.last of its last project phase, if known."""
+    `receivers`: NoneReceivers.last of its last project phase, if known; `read`: whether its
+    last project phase read a name (Resolutions.read), if known."""
     differ = {name for name in _FIELDS if getattr(old, name) != getattr(new, name)}
-    if differ - {"functions", "callable_tables"}:
+    if differ - {"functions", "callable_tables", "imports", "aliases"}:
         return False
+    for field in differ & {"imports", "aliases"}:
+        before, after = getattr(old, field), getattr(new, field)
+        if read is None or any(read((NAME, new.module, name)) for name in before.keys() | after.keys()
+                               if before.get(name) != after.get(name)):
+            return False
     if "functions" in differ and (receivers is None or not _waits_only_in(old, new, receivers)):
         return False
     names = {name for name in old.callable_tables.keys() | new.callable_tables.keys()

@@ -62,6 +62,7 @@ class TrackedIndex(ProjectIndex):
         self._views = tuple(_Reads(d, note, self._note_everything) for d, note in zip(
             self._plain, (self._note_module, self._note_key, self._note_key, self._note_method)))
         self._interned: dict[frozenset, frozenset] = {}
+        self.unframed: set = set()  # names read by no entry (a pass asking outside one): module_of
         self._overriding = 0  # inside _overrides, which notes ("method", name) instead of SUBCLASSES
 
     # -- recording ----------------------------------------------------------------------
@@ -227,8 +228,7 @@ class TrackedIndex(ProjectIndex):
         return self._computed(("roots", fs.path), compute)
 
     def module_of(self, module: str, name: str) -> FileSummary | None:
-        if self._frames:
-            self._frames[-1].add((NAME, module, name))
+        (self._frames[-1] if self._frames else self.unframed).add((NAME, module, name))
         return self._plain[0].get(module)
 
     def _reexported(self, dotted: str) -> tuple[str, str] | None:
@@ -340,6 +340,10 @@ class Groups:
             for name in read:
                 self._with.setdefault(name, set()).add(read)
         entries.add(entry)
+
+    def holds(self, name) -> bool:
+        """Whether an entry kept here read `name`."""
+        return name in self._with
 
     def take(self, names: set) -> list[tuple]:
         """The entries that read one of `names`, no longer kept here."""

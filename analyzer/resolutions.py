@@ -53,6 +53,7 @@ class Resolutions:
         self.findings = KeptFindings()  # each reached function's own findings, kept while what they read stands
         self.none_receivers = NoneReceivers()
         self.patched = PerFile(FileSummary.patched_functions)  # for project._dynamo_config
+        self._unframed: set = set()  # what the last index read outside its entries (TrackedIndex.unframed)
 
     def index(self, files: list[FileSummary]) -> TrackedIndex:
         """A project index of `files` that starts from what still holds of the last one."""
@@ -98,7 +99,13 @@ class Resolutions:
         if replaced and not fresh:  # what values read of a re-summarized file is its functions' and classes' bodies too
             self.values.drop(dirty | {EVERYTHING} | touched)
         self.last = (len(files) if fresh or dropped is None else len(changed), dropped or 0)
+        self._unframed = index.unframed
         return index
+
+    def read(self, name: tuple) -> bool:
+        """Whether the last project phase read `name` (project_reads): a kept resolution or
+        answer about values did, or a pass outside them."""
+        return self.groups.holds(name) or self.values.groups.holds(name) or name in self._unframed
 
     def region_found(self, index: TrackedIndex) -> None:
         """The run's compiled region and roots are set on `index`: see KeptValues.region_found."""

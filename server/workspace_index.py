@@ -245,7 +245,7 @@ def _same_summaries(before: dict[str, Any], now: dict[str, Any], resolutions: An
 
     path = changed[0]
     return same_in_effect(before[path], now[path], list(before.values()), resolutions.tables.tables,
-                          resolutions.names, resolutions.none_receivers.last)
+                          resolutions.names, resolutions.none_receivers.last, resolutions.read)
 
 
 def project_key(folders: list[Path], path: str) -> Path:

@@ -167,3 +167,46 @@ def test_the_functions_that_receive_a_none_under_compile_follow_an_edit_of_the_f
         assert resolutions.none_receivers.last == fresh.none_receivers.last
         last[args] = resolutions.none_receivers.last
     assert "passer.scale" in last["x, w"] and "passer.scale" not in last["2, 3"]
+
+
+STEPS = "def step(x):\n    return x\n\n\ndef bad(x):\n    return x.sum().item()\n"
+USER = "import torch\nfrom mid import step\n\n\n@torch.compile\ndef run(x):\n    return step(x)\n"
+
+
+def _reexported(mid: str):
+    return [summarize_source(STEPS, "/p/steps.py", "steps"), summarize_source(mid, "/p/mid.py", "mid"),
+            summarize_source(USER, "/p/user.py", "user")]
+
+
+@pytest.mark.parametrize("after, same", [
+    ("from steps import step\nimport os\n", True),  # nothing looks up `os` in mid
+    ("from steps import step, bad\n", True),
+    ("from steps import bad as step\n", False),  # user's `step` is mid's: now the breaking one
+    ("from steps import step, bad\nother = bad\n", True),  # an alias nothing reads
+])
+def test_an_import_of_a_name_the_last_run_never_looked_up_is_no_change(after, same):
+    files = _reexported("from steps import step\n")
+    edited = _reexported(after)
+    resolutions = Resolutions()
+    before = project_diagnostics(files, Settings(), resolutions)
+    assert same_in_effect(files[1], edited[1], files, key_tables(files), read=resolutions.read) is same
+    assert (before == project_diagnostics(edited, Settings())) is same
+
+
+def test_the_server_answers_an_import_nothing_reads_from_the_last_run(tmp_path, monkeypatch):
+    for name, text in (("steps", STEPS), ("mid", "from steps import step\n"), ("user", USER)):
+        (tmp_path / f"{name}.py").write_text(text)
+    index = WorkspaceIndex()
+    index.set_folders([tmp_path])
+    key = tmp_path.resolve()
+    index.project(key).settings = Settings()
+    index.index_project(key)
+    first = index.diagnostics(key)
+    runs = []
+    monkeypatch.setattr(api, "project_diagnostics", lambda *a, **k: runs.append(1) or [])
+    mid = str(key / "mid.py")
+    index.set_buffer(mid, "import os\nfrom steps import step\n")
+    assert index.diagnostics(key) == first and runs == []
+    index.set_buffer(mid, "import os\nfrom steps import bad as step\n")
+    index.diagnostics(key)
+    assert runs == [1]
