@@ -13,7 +13,9 @@ is common.
 
 And so does an edit that only adds, drops or rebinds imports or `A = B` aliases of names
 the last project phase never looked up in the module (the project reads them only through
-ProjectIndex.module_of, which notes every name it is asked: analyzer/project_reads.py).
+ProjectIndex.module_of, which notes every name it is asked: analyzer/project_reads.py), or
+that adds or removes top-level defs whose names it never looked up: nothing resolved to
+them, so nothing reached them.
 """
 from __future__ import annotations
 
@@ -49,7 +51,8 @@ def same_in_effect(old: FileSummary, new: FileSummary, files: list[FileSummary],
         if read is None or any(read((NAME, new.module, name)) for name in before.keys() | after.keys()
                                if before.get(name) != after.get(name)):
             return False
-    if "functions" in differ and (receivers is None or not _waits_only_in(old, new, receivers)):
+    if "functions" in differ and not (_unread_defs_only(old, new, read) or
+                                      receivers is not None and _waits_only_in(old, new, receivers)):
         return False
     names = {name for name in old.callable_tables.keys() | new.callable_tables.keys()
              if old.callable_tables.get(name) != new.callable_tables.get(name)}
@@ -171,6 +174,28 @@ def _waits_only_in(old: FileSummary, new: FileSummary, receivers: frozenset[str]
         if dataclasses.replace(before, candidates=_live(before)) != dataclasses.replace(after, candidates=_live(after)):
             return False
     return True
+
+
+def _unread_defs_only(old: FileSummary, new: FileSummary, read: Callable[[tuple], bool] | None) -> bool:
+    """The functions of `old` and `new` differ only in top-level defs (and what they nest)
+    added or removed, whose names the last run never looked up, in the module or as a
+    re-export. Such a def must pass no function to a call (what a parameter runs is read from
+    every such call in the project) and patch no Dynamo setting (an eager caller's patch holds
+    for the whole project)."""
+    if read is None:
+        return False
+    before, after = old.functions, new.functions
+    if any(before[key] is not after[key] and before[key] != after[key] for key in before.keys() & after.keys()):
+        return False
+    prefix = new.module + "."
+    names = set()
+    for key in before.keys() ^ after.keys():
+        fn = before.get(key) or after[key]
+        if (not key.startswith(prefix) or fn.class_key or fn.dynamo_patch
+                or any(site.callables for site in fn.calls)):
+            return False
+        names.add(key[len(prefix):].partition(".")[0])
+    return not any(read((NAME, new.module, name)) or read(("def", name)) for name in names)
 
 
 def _live(fn) -> list:

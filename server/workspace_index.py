@@ -207,7 +207,7 @@ class WorkspaceIndex:
         proj = self.project(key)
         last = proj.last_run
         if last is not None and last[0] == proj.settings and _same_summaries(last[1], proj.summaries,
-                                                                             proj.resolutions):
+                                                                             proj.resolutions, proj.settings):
             return last[2]  # the project phase is a function of these two: its findings stand
         if proj.resolutions is None:
             from tclint.analyzer.resolutions import Resolutions
@@ -229,11 +229,13 @@ class WorkspaceIndex:
         return by_path
 
 
-def _same_summaries(before: dict[str, Any], now: dict[str, Any], resolutions: Any) -> bool:
+def _same_summaries(before: dict[str, Any], now: dict[str, Any], resolutions: Any, settings: Any) -> bool:
     """Whether every file's summary is the one (or equal to the one) of the last run, or
     differs from it in nothing the project phase reads (analyzer/project_effect.py): an
     edit inside a function body that changes no call, finding or span leaves it equal.
-    `before` stays the last run's, which the kept tables of `resolutions` were built from."""
+    `before` stays the last run's, which the kept tables of `resolutions` were built from.
+    Roots named in the settings are looked up outside what the kept reads record: with them,
+    no edit is judged by what the last run read."""
     if before.keys() != now.keys():
         return False
     changed = [path for path, summary in now.items() if before[path] is not summary and before[path] != summary]
@@ -245,7 +247,8 @@ def _same_summaries(before: dict[str, Any], now: dict[str, Any], resolutions: An
 
     path = changed[0]
     return same_in_effect(before[path], now[path], list(before.values()), resolutions.tables.tables,
-                          resolutions.names, resolutions.none_receivers.last, resolutions.read)
+                          resolutions.names, resolutions.none_receivers.last,
+                          None if settings is not None and settings.roots else resolutions.read)
 
 
 def project_key(folders: list[Path], path: str) -> Path:

@@ -210,3 +210,22 @@ def test_the_server_answers_an_import_nothing_reads_from_the_last_run(tmp_path, 
     index.set_buffer(mid, "import os\nfrom steps import bad as step\n")
     index.diagnostics(key)
     assert runs == [1]
+
+
+CALLER = "import torch\nfrom defs import helper\n\n\n@torch.compile\ndef run(x):\n    return helper(x)\n"
+BREAKS = "\n\ndef {name}(x):\n    return x.sum().item()\n"
+
+
+@pytest.mark.parametrize("name, same", [
+    ("unused", True),  # nothing looks up `unused`: nothing can reach it
+    ("helper", False),  # caller's `helper` was looked up (and not found): now it runs, and breaks
+])
+def test_a_def_added_whose_name_the_last_run_never_looked_up_is_no_change(name, same):
+    defs = "def other(x):\n    return x\n"
+    files = [summarize_source(defs, "/p/defs.py", "defs"), summarize_source(CALLER, "/p/caller.py", "caller")]
+    edited = summarize_source(defs + BREAKS.format(name=name), "/p/defs.py", "defs")
+    resolutions = Resolutions()
+    before = project_diagnostics(files, Settings(), resolutions)
+    assert same_in_effect(files[0], edited, files, key_tables(files), read=resolutions.read) is same
+    assert (before == project_diagnostics([edited, files[1]], Settings())) is same
+    assert same_in_effect(edited, files[0], [edited, files[1]], key_tables([edited, files[1]])) is False  # reads unknown
