@@ -182,9 +182,9 @@ def _unread_defs_only(old: FileSummary, new: FileSummary, read: Callable[[tuple]
     re-export. Such a def must pass no function to a call (what a parameter runs is read from
     every such call in the project) and patch no Dynamo setting (an eager caller's patch holds
     for the whole project)."""
-    if read is None:
-        return False
     before, after = old.functions, new.functions
+    if read is None or before.keys() == after.keys():
+        return False
     if any(before[key] is not after[key] and before[key] != after[key] for key in before.keys() & after.keys()):
         return False
     prefix = new.module + "."
