@@ -8,7 +8,7 @@ compiles some functions. Seeded random edits change what the files say about nam
 import added or removed (also a name the package re-exports), a def or method added or
 renamed, a class's base changed, a decorator added or removed; and what the compiled region
 holds: a `torch.compile(f)` call added or removed, a body changed so that it now breaks or
-calls another file's function; a module-level wrapper (`_w = wrap(f)`, `logger =
+calls another file's function; an import or a def of a name nothing looks up, toggled; a module-level wrapper (`_w = wrap(f)`, `logger =
 logging.getLogger(__name__)`) toggled to `... or None`, which the server may answer
 without a project phase (analyzer/project_effect.py); a function passed to another that
 calls its parameter (`apply(f, x)`); a branch on what a function returns or on a
@@ -92,7 +92,8 @@ def _module(rng: random.Random, i: int) -> dict:
 
 
 def _text(m: dict) -> str:
-    out = ["import logging", "import torch", "from torch import nn", *m["imports"], "",
+    spare = "; import os as spare_module" if m.get("spare import") else ""  # on a line of its own it moves every def
+    out = ["import logging" + spare, "import torch", "from torch import nn", *m["imports"], "",
            "def apply(fn, x):", "    return fn(x)", "",
            "def wrap(fn):", "    def inner(x):", "        return fn(x)", "    return inner", "",
            *(f"{name} = {value}" for name, value in m["wrappers"].items()), ""]
@@ -106,6 +107,8 @@ def _text(m: dict) -> str:
                 for line in (f"    def {meth}(self, x, obj=None):", *_lines(body, "        "))]
         out.append("")
     out += [f"compiled_{name} = torch.compile({name})" for name in m["compiled"]]
+    if m.get("spare def"):
+        out += ["", "def spare(x):", "    return x.sum().item()"]
     return "\n".join(out)
 
 
@@ -117,7 +120,7 @@ def _lines(body: str, indent: str) -> list[str]:
 def _edit(rng: random.Random, i: int, m: dict) -> str:
     """One edit that changes what module `i` says about names; returns its kind."""
     kinds = ["def added", "def renamed", "method added", "method renamed", "base changed", "decorator",
-             "compile call", "body changed", "wrapper toggled"]
+             "compile call", "body changed", "wrapper toggled", "spare import", "spare def"]
     if i:
         kinds += ["import added", "import removed"]
     kind = rng.choice(kinds)
@@ -149,6 +152,8 @@ def _edit(rng: random.Random, i: int, m: dict) -> str:
     elif kind == "compile call" and m["defs"]:
         name = rng.choice(list(m["defs"]))
         m["compiled"] = [n for n in m["compiled"] if n != name] if name in m["compiled"] else [*m["compiled"], name]
+    elif kind.startswith("spare"):  # a name nothing looks up (the server answers from the last run)
+        m[kind] = not m.get(kind)
     elif kind == "wrapper toggled":
         name = rng.choice(list(m["wrappers"]))
         value = m["wrappers"][name]
