@@ -121,11 +121,11 @@ def run(x, w=None):
 ])
 def test_a_first_use_of_a_parameter_edited_is_no_change_while_no_call_passes_it_none_under_compile(
         call, callee, same):
-    # `y = w` -> `y = w + 0`: the first use of `w` now fails on None (a TC239 finding that waits
+    # `y = w` -> `y = w * 2`: the first use of `w` now fails on None (a TC239 finding that waits
     # for a caller passing None while compiling); it matters only if some compiled call does.
     source = HELPER.format(call=call, callee=callee, use="{use}")
     files = [summarize_source(source.format(use="y = w"), "/p/helper.py", "helper")]
-    edited = summarize_source(source.format(use="y = w + 0"), "/p/helper.py", "helper")
+    edited = summarize_source(source.format(use="y = w * 2"), "/p/helper.py", "helper")
     assert files[0] != edited
     resolutions = Resolutions()
     before = project_diagnostics(files, Settings(), resolutions)
