@@ -8,8 +8,9 @@ every finding as it was, and the project phase need not run again.
 
 So does an edit that only adds, drops or moves findings that wait for a caller passing None
 under torch.compile (TC239 through calls, `NoneArg`) in functions that no compiled call can
-pass such a None (NoneReceivers): editing a parameter's first use (`value` -> `value + 0`)
-is common.
+pass such a None, or for a caller passing a member of a str Enum (TC245/TC246 on a parameter
+with no such default, `StrEnumArg`) in functions that no compiled call passes one (ArgReceivers):
+editing a parameter's first use (`value` -> `value + 0`) is common.
 
 And so does an edit that only adds, drops or rebinds imports or `A = B` aliases of names
 the last project phase never looked up in the module (the project reads them only through
@@ -21,9 +22,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from typing import Callable
+from typing import Callable, NamedTuple
 
-from tclint.analyzer.call_refs import Named, NoneArg, Returned
+from tclint.analyzer.call_refs import Named, NoneArg, Returned, StrEnumArg
 from tclint.analyzer.project_reads import NAME
 from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.summary import FileSummary
@@ -36,12 +37,12 @@ _SHARED = ("defs_by_name", "aliases")
 
 
 def same_in_effect(old: FileSummary, new: FileSummary, files: list[FileSummary], tables: tuple,
-                   kept: dict | None = None, receivers: frozenset[str] | None = None,
+                   kept: dict | None = None, receivers: Received | None = None,
                    read: Callable[[tuple], bool] | None = None) -> bool:
     """Whether `new` (the file `old` was) changes nothing the project phase works out.
     `files` and `tables` (project_tables.key_tables) are the project with `old` in it;
     `kept`: the name caches of its last index (resolutions.Resolutions.names), if any;
-    `receivers`: NoneReceivers.last of its last project phase, if known; `read`: whether its
+    `receivers`: ArgReceivers.last of its last project phase, if known; `read`: whether its
     last project phase read a name (Resolutions.read), if known."""
     differ = {name for name in _FIELDS if getattr(old, name) != getattr(new, name)}
     if differ - {"functions", "callable_tables", "imports", "aliases"}:
@@ -79,20 +80,29 @@ def same_in_effect(old: FileSummary, new: FileSummary, files: list[FileSummary],
     return True
 
 
-class NoneReceivers:
+class Received(NamedTuple):
+    none: frozenset[str]  # functions a compiled call may pass a None under torch.compile
+    members: frozenset[str]  # functions a compiled call passes what may be a str Enum member
+
+
+class ArgReceivers:
     """The functions that a call of the compiled region (`index.reached`) may pass a None
     under torch.compile (CallSite.none_args): a None it makes, or one passed on from a
     function that receives one, as a parameter or in its `**kwargs`. A finding waiting for such a None (NoneArg) in any other
     function does not hold (ProjectIndex._caller_passing_none finds no caller). A workspace
     has a million call sites, a few thousand of them such calls: they are kept, by the
     function a None passes on from, and brought up to date only for the files re-summarized
-    since the last run, so a run follows only the calls that receivers pass on through."""
+    since the last run, so a run follows only the calls that receivers pass on through.
+    Likewise the functions a call passes what may be a member of a str Enum (CallSite.members,
+    its own parameter passed on included): no other function's StrEnumArg with no member
+    default holds."""
 
     def __init__(self) -> None:
         self._files: dict[str, tuple] = {}  # path -> (the summary its calls below are of, the functions they pass on from)
         self._makes: dict[str, list] = {}  # path -> [(function, call)] of calls passing a None they make
         self._passes: dict[str, dict[str, list]] = {}  # function -> path -> [(caller, call)] passing its None on
-        self.last: frozenset[str] | None = None  # of the last run
+        self._members: dict[str, list] = {}  # path -> [(function, call)] of calls passing a possible member
+        self.last: Received | None = None  # of the last run
 
     def found(self, index: ProjectIndex) -> None:
         self._refresh(index.files)
@@ -110,11 +120,13 @@ class NoneReceivers:
                         fresh = [callee for callee in index.resolve_ref(ref) if callee not in receivers]
                         receivers.update(fresh)
                         todo += fresh
-        self.last = frozenset(receivers)
+        members = {callee for calls in self._members.values() for key, ref in calls if key in reached
+                   for callee in index.resolve_ref(ref)}
+        self.last = Received(frozenset(receivers), frozenset(members))
 
     def clear(self) -> None:
         """Forget the kept files (the project's files changed): the next run works it out."""
-        self._files, self._makes, self._passes = {}, {}, {}
+        self._files, self._makes, self._passes, self._members = {}, {}, {}, {}
 
     def _refresh(self, files: list[FileSummary]) -> None:
         paths = set()
@@ -128,9 +140,11 @@ class NoneReceivers:
             self._forget(path)
 
     def _add(self, fs: FileSummary) -> None:
-        makes, passes = [], {}
+        makes, passes, members = [], {}, []
         for fn in fs.functions.values():
             for site in fn.calls:
+                if site.members:
+                    members.append((fn.key, site.ref))
                 if site.forwards_kwargs:  # `inner(x, **kwargs)`: passes on a None it may receive by keyword
                     passes.setdefault(fn.key, []).append((fn.key, site.ref))
                 for _, condition in site.none_args:
@@ -142,12 +156,15 @@ class NoneReceivers:
         self._files[fs.path] = (fs, frozenset(passes))
         if makes:
             self._makes[fs.path] = makes
+        if members:
+            self._members[fs.path] = members
         for function, calls in passes.items():
             self._passes.setdefault(function, {})[fs.path] = calls
 
     def _forget(self, path: str) -> None:
         _, functions = self._files.pop(path, (None, ()))
         self._makes.pop(path, None)
+        self._members.pop(path, None)
         for function in functions:
             by_path = self._passes[function]
             del by_path[path]
@@ -159,17 +176,25 @@ def _waits_for_none_arg(condition: frozenset) -> bool:
     return bool(condition) and all(isinstance(ref, NoneArg) for ref in condition)
 
 
-def _waits_only_in(old: FileSummary, new: FileSummary, receivers: frozenset[str]) -> bool:
-    """The functions of `old` and `new` differ only in findings that wait for a None passed
-    to a function outside `receivers`."""
+def _waits_for_an_argument(condition: frozenset) -> bool:
+    """Whether the finding holds only if a caller passes a None under torch.compile or a str
+    Enum member (not left at a default that is one: an entry point's unknown caller would)."""
+    return bool(condition) and all(isinstance(ref, NoneArg) or isinstance(ref, StrEnumArg) and not ref.default
+                                   for ref in condition)
+
+
+def _waits_only_in(old: FileSummary, new: FileSummary, receivers: Received) -> bool:
+    """The functions of `old` and `new` differ only in findings that wait for a None or a str
+    Enum member passed to a function that no compiled call passes one (outside `receivers`)."""
     if old.functions.keys() != new.functions.keys():
         return False
     for key, before in old.functions.items():
         after = new.functions[key]
         if before == after:
             continue
-        waiting = [c for c in before.candidates + after.candidates if _waits_for_none_arg(c.condition)]
-        if any(ref.function in receivers for c in waiting for ref in c.condition):
+        waiting = [c for c in before.candidates + after.candidates if _waits_for_an_argument(c.condition)]
+        if any(ref.function in (receivers.none if isinstance(ref, NoneArg) else receivers.members)
+               for c in waiting for ref in c.condition):
             return False
         if dataclasses.replace(before, candidates=_live(before)) != dataclasses.replace(after, candidates=_live(after)):
             return False
@@ -199,8 +224,8 @@ def _unread_defs_only(old: FileSummary, new: FileSummary, read: Callable[[tuple]
 
 
 def _live(fn) -> list:
-    """`fn`'s findings less those that wait for a None passed under torch.compile."""
-    return [c for c in fn.candidates if not _waits_for_none_arg(c.condition)]
+    """`fn`'s findings less those that wait for a None or a str Enum member passed to it."""
+    return [c for c in fn.candidates if not _waits_for_an_argument(c.condition)]
 
 
 def _runs_nothing(index: ProjectIndex, value) -> bool:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from tclint.analyzer.per_file import PerFile
-from tclint.analyzer.project_effect import NoneReceivers
+from tclint.analyzer.project_effect import ArgReceivers
 from tclint.analyzer.project_findings import KeptFindings
 from tclint.analyzer.project_reach import KeptReach
 from tclint.analyzer.project_reads import EVERYTHING, NAME, SUBCLASSES, Groups, TrackedIndex
@@ -51,7 +51,7 @@ class Resolutions:
         self.region = KeptReach()  # the compiled region, kept while what it read stands
         self.values = KeptValues()  # answers about values, kept while what they read stands
         self.findings = KeptFindings()  # each reached function's own findings, kept while what they read stands
-        self.none_receivers = NoneReceivers()
+        self.arg_receivers = ArgReceivers()
         self.patched = PerFile(FileSummary.patched_functions)  # for project._dynamo_config
         self._unframed: set = set()  # what the last index read outside its entries (TrackedIndex.unframed)
 
@@ -83,7 +83,7 @@ class Resolutions:
             self.names, self.reads, self.groups = {}, {}, Groups()
             self.values.reset()
             self.patched.clear()
-            self.none_receivers.clear()
+            self.arg_receivers.clear()
         elif changed:
             for name in [n for n in self.names if n not in ENTRY_CACHES + TABLES + CALLEES]:
                 del self.names[name]
@@ -111,7 +111,7 @@ class Resolutions:
         """The run's compiled region and roots are set on `index`: see KeptValues.region_found."""
         self.region.region_found(index)
         self.values.region_found(index)
-        self.none_receivers.found(index)
+        self.arg_receivers.found(index)
 
     def keep(self, names: dict[str, Any]) -> None:
         """The caches of the index just used (ProjectIndex.name_caches), for the next run."""

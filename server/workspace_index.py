@@ -247,7 +247,7 @@ def _same_summaries(before: dict[str, Any], now: dict[str, Any], resolutions: An
 
     path = changed[0]
     return same_in_effect(before[path], now[path], list(before.values()), resolutions.tables.tables,
-                          resolutions.names, resolutions.none_receivers.last,
+                          resolutions.names, resolutions.arg_receivers.last,
                           None if settings is not None and settings.roots else resolutions.read)
 
 

@@ -121,15 +121,50 @@ def run(x, w=None):
 ])
 def test_a_first_use_of_a_parameter_edited_is_no_change_while_no_call_passes_it_none_under_compile(
         call, callee, same):
-    # `y = w` -> `y = w * 2`: the first use of `w` now fails on None (a TC239 finding that waits
-    # for a caller passing None while compiling); it matters only if some compiled call does.
+    # `y = w` -> `y = w + 0`: the first use of `w` now fails on None (a TC239 finding that waits
+    # for a caller passing None while compiling; and a TC246 one waiting for a str Enum member);
+    # it matters only if some compiled call passes one.
     source = HELPER.format(call=call, callee=callee, use="{use}")
     files = [summarize_source(source.format(use="y = w"), "/p/helper.py", "helper")]
-    edited = summarize_source(source.format(use="y = w * 2"), "/p/helper.py", "helper")
+    edited = summarize_source(source.format(use="y = w + 0"), "/p/helper.py", "helper")
     assert files[0] != edited
     resolutions = Resolutions()
     before = project_diagnostics(files, Settings(), resolutions)
-    assert same_in_effect(files[0], edited, files, key_tables(files), receivers=resolutions.none_receivers.last) is same
+    assert same_in_effect(files[0], edited, files, key_tables(files), receivers=resolutions.arg_receivers.last) is same
+    assert (before == project_diagnostics([edited], Settings())) is same
+
+
+ENUM_HELPER = '''import enum
+import torch
+
+
+class Mode(str, enum.Enum):
+    A = "a"
+
+
+def scale(x, w):
+    {use}
+    return x
+
+
+@torch.compile
+def run(x):
+    return scale(x, {arg})
+'''
+
+
+@pytest.mark.parametrize("arg, same", [
+    ('"a"', True),  # a plain str: `w + "_v2"` traces
+    ("Mode.A", False),  # a member of a str Enum: `+` on it breaks (TC246)
+])
+def test_an_operator_on_a_parameter_edited_is_no_change_while_no_compiled_call_passes_it_a_str_enum_member(
+        arg, same):
+    source = ENUM_HELPER.format(arg=arg, use="{use}")
+    files = [summarize_source(source.format(use="y = w"), "/p/helper.py", "helper")]
+    edited = summarize_source(source.format(use='y = w + "_v2"'), "/p/helper.py", "helper")
+    resolutions = Resolutions()
+    before = project_diagnostics(files, Settings(), resolutions)
+    assert same_in_effect(files[0], edited, files, key_tables(files), receivers=resolutions.arg_receivers.last) is same
     assert (before == project_diagnostics([edited], Settings())) is same
 
 
@@ -164,9 +199,9 @@ def test_the_functions_that_receive_a_none_under_compile_follow_an_edit_of_the_f
         project_diagnostics(files, Settings(), resolutions)
         fresh = Resolutions()
         project_diagnostics(files, Settings(), fresh)
-        assert resolutions.none_receivers.last == fresh.none_receivers.last
-        last[args] = resolutions.none_receivers.last
-    assert "passer.scale" in last["x, w"] and "passer.scale" not in last["2, 3"]
+        assert resolutions.arg_receivers.last == fresh.arg_receivers.last
+        last[args] = resolutions.arg_receivers.last
+    assert "passer.scale" in last["x, w"].none and "passer.scale" not in last["2, 3"].none
 
 
 STEPS = "def step(x):\n    return x\n\n\ndef bad(x):\n    return x.sum().item()\n"
