@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import torch, kornia, diffusers, zuko, julius, entmax, pytorch_metric_learning, geomloss, torchcde, normflows, torchode, fast_pytorch_kmeans, auraloss, torchcrf, mambapy, reformer_pytorch, pytorch_wavelets, snntorch, roma, geoopt, torchkbnufft, rtdl_revisiting_models, peft, botorch, esm, nnAudio, torchdyn, nflows, torchquad, neuralop, minGRU_pytorch, gateloop_transformer, bs_roformer, pytorch_optimizer, optimi, adan_pytorch, FrEIA, torchmin, egnn_pytorch, point_transformer_pytorch, tab_transformer_pytorch, torchfm, stable_baselines3" 2>/dev/null; then
+if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import torch, kornia, diffusers, zuko, julius, entmax, pytorch_metric_learning, geomloss, torchcde, normflows, torchode, fast_pytorch_kmeans, auraloss, torchcrf, mambapy, reformer_pytorch, pytorch_wavelets, snntorch, roma, geoopt, torchkbnufft, rtdl_revisiting_models, peft, botorch, esm, nnAudio, torchdyn, nflows, torchquad, neuralop, minGRU_pytorch, gateloop_transformer, bs_roformer, pytorch_optimizer, optimi, adan_pytorch, FrEIA, torchmin, egnn_pytorch, point_transformer_pytorch, tab_transformer_pytorch, torchfm, stable_baselines3, conformer, graph_transformer_pytorch, mega_pytorch, h_transformer_1d, palm_pytorch, madgrad, adabelief_pytorch, came_pytorch, kan, pytorch_forecasting" 2>/dev/null; then
   echo "== creating $VENV" >&2
   python3 -m venv "$VENV"
   if "$VENV/bin/pip" install --dry-run torch==2.13.0 2>&1 | grep -qiE 'nvidia|cuda'; then

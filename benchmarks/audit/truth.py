@@ -47,6 +47,8 @@ STUDIED = {
     "pytorch_optimizer", "optimi", "adan_pytorch", "FrEIA", "torchmin", "egnn_pytorch",
     "point_transformer_pytorch", "tab_transformer_pytorch", "x_mlps_pytorch",
     "discrete_continuous_embed_readout", "torchfm", "stable_baselines3",
+    "conformer", "graph_transformer_pytorch", "mega_pytorch", "h_transformer_1d", "palm_pytorch",
+    "madgrad", "adabelief_pytorch", "came_pytorch", "kan", "pytorch_forecasting",
 }
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>.+)$')
 _WRAPPERS = ("Encountered graph break when attempting to trace", "Failed to handle graph break gracefully",
@@ -120,6 +122,12 @@ def entry_of(fn):
         obj = type(obj).forward
     elif not inspect.isroutine(obj) and callable(obj):
         obj = type(obj).__call__
+    elif inspect.ismethod(obj) and "<locals>" in obj.__func__.__qualname__:
+        # a method a decorator wrapped without functools.wraps: the user names the method
+        owner = type(obj.__self__)
+        name = next((n for c in owner.__mro__ for n, v in vars(c).items() if v is obj.__func__), None)
+        if name is not None:
+            return owner.__module__ + ":" + owner.__qualname__ + "." + name
     obj = inspect.unwrap(getattr(obj, "__func__", obj))
     try:
         path = studied(inspect.getsourcefile(obj))
