@@ -180,6 +180,7 @@ class FileAnalyzer(cst.CSTVisitor):
         self._holder: tuple[cst.For | cst.With, int, tuple[int, ...]] | None = None
         self._holders: list = []
         self._checkpoints: list[tuple[Block, cst.For | cst.With]] = []  # blocks whose checkpoint is such a statement
+        self._try_ends: list[tuple[Block, cst.CSTNode]] = []  # the last part of a `try` Dynamo cannot resume in
         self._statement: cst.SimpleStatementLine | None = None  # the simple statement being read
         self._nested_code_depth = 0  # inside a lambda or a comprehension: code of its own
         # inside a generator expression: a break there makes Dynamo run the rest of the frame
@@ -909,15 +910,19 @@ class FileAnalyzer(cst.CSTVisitor):
                 self._note_block(node, context)
 
     def _visit_try(self, node: cst.Try) -> None:
-        self._note_block(node, None)
+        block = self._note_block(node, None)
+        if block is not None:
+            # Dynamo resumes after a break in `finally`, and in `else` unless a `finally` encloses it; one
+            # in a handler happens only if the body raises (then the handlers an `else` follows count)
+            self._try_ends.append((block, node.orelse if node.orelse and node.finalbody else node.body))
 
     def _note_block(self, node: cst.Try | cst.With | cst.SimpleStatementLine, context: refs.CallRef | None,
-                    operator: str = "") -> None:
+                    operator: str = "") -> Block | None:
         """A block Dynamo may not resume in, with what its frame's graph holds at the
         block's checkpoint (itself, or the outermost `for`/`with` around it)."""
         fn = self.facts.function
         if fn is None or self._eager_depth:
-            return
+            return None
         if self._holder is not None and self._holder[0] is not node:
             holder, ops, calls = self._holder
             block = Block(span=None, context=context, ops=ops, calls_before=calls, operator=operator,
@@ -928,6 +933,7 @@ class FileAnalyzer(cst.CSTVisitor):
             block = Block(span=None, context=context, ops=ops, calls_before=tuple(calls), operator=operator)
         self.summary.functions[fn.key].blocks.append(block)
         self.span_later(block, node)
+        return block
 
     def _visit_operator(self, node: cst.BinaryOperation | cst.UnaryOperation) -> None:
         """`a + b`, `-a` on an object of a project class runs the class's method, which
@@ -1831,6 +1837,7 @@ class FileAnalyzer(cst.CSTVisitor):
     def placed_nodes(self) -> list[cst.CSTNode]:
         """The nodes whose positions finish() reads."""
         return [node for _, node in self._pending] + [node for _, node in self._checkpoints] + [
+            node for _, node in self._try_ends] + [
             obj.fix.node for obj, _ in self._pending if isinstance(obj, Candidate) and isinstance(obj.fix, FixRequest)]
 
     def finish(self, module: cst.Module, positions: Mapping | None = None) -> FileSummary:
@@ -1845,6 +1852,8 @@ class FileAnalyzer(cst.CSTVisitor):
             for block, node in self._checkpoints:
                 start = _node_span(positions[node])
                 block.checkpoint = Span(start.line, start.column, start.line, start.column + len(block.checkpoint_keyword))
+            for block, body in self._try_ends:
+                block.span = block.span._replace(end_line=_node_span(positions[body]).end_line)
         return self.summary
 
 

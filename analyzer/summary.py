@@ -89,7 +89,7 @@ class Block:
     or the outermost `for` or `with` statement around it: those keep a value on Dynamo's stack
     (the iterator, the context's exit), and it resumes only where the stack is empty."""
 
-    span: Span  # the whole statement
+    span: Span  # the whole statement; a `try` only up to the end of its body (or `else`, under a `finally`)
     context: CallRef | None = None  # what the `with` item calls; None for a `try`
     ops: int = 0  # tensor operations of the frame before the checkpoint, outside branches, up to two
     # the function's calls made before the checkpoint, outside branches, since the frame last

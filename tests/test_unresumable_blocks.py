@@ -33,6 +33,51 @@ PROGRAMS = {
             print("after")
             return x + y
         ''', "f(torch.ones(3))", {8, 9}),
+    "a break in `else` runs after the try body: Dynamo resumes there": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            y = x.sin()
+            try:
+                x = x + 1
+            except RuntimeError:
+                pass
+            else:
+                print("ok")
+            return x + y
+        ''', "f(torch.ones(3))", {13}),
+    "and in `finally`": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            y = x.sin()
+            try:
+                x = x + 1
+            finally:
+                print("done")
+            return x + y
+        ''', "f(torch.ones(3))", {11}),
+    "but an `else` under a `finally` is inside the try-finally": ('''
+        import torch
+
+        @torch.compile
+        def f(x):
+            x = x * 2
+            y = x.sin()
+            try:
+                x = x + 1
+            except RuntimeError:
+                pass
+            else:
+                print("ok")
+            finally:
+                y = y - 1
+            return x + y
+        ''', "f(torch.ones(3))", {8, 13}),
     "after only one operation the whole frame is skipped": ('''
         import torch
 

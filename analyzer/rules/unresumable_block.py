@@ -7,7 +7,9 @@ class UnresumableBlock(Rule):
     ## What it does
     Flags a `try` block, or a `with` block under a context manager of your own (a class
     with `__enter__`, a `@contextmanager` function), in a compiled function, when a graph
-    break happens inside it: in the block itself or in a function it calls. Found in the
+    break happens inside it: in the block itself or in a function it calls. For a `try`,
+    its body counts, and its `else` under a `finally`: a break in a handler happens only if
+    the body raises, and Dynamo resumes after one in `finally` (or in `else` without one). Found in the
     project phase, once tclint knows which functions break.
 
     ## Why is this bad?
@@ -61,6 +63,20 @@ class UnresumableBlock(Rule):
                     x = x.cos()
                 return x + y
         """, call="f(torch.ones(3))"),
+        # a break in a handler happens only if the body raises; one in `else`/`finally` Dynamo resumes after
+        Example("""
+            import torch
+            @torch.compile
+            def f(a, b):
+                a = a * 2
+                b = b.sin()
+                try:
+                    c = torch.linalg.solve(a, b)
+                except RuntimeError:
+                    print("solve failed")
+                    c = b
+                return c
+        """, call="f(torch.eye(3), torch.ones(3, 2))"),
     ]
     INVALID = [
         Example("""
