@@ -7,6 +7,7 @@ from tclint.analyzer.rules.base import Example, Rule
 _FUNCTIONS = frozenset({
     "torch.nonzero", "torch.argwhere", "torch.unique", "torch.unique_consecutive",
     "torch.masked_select", "torch.bincount",
+    "torch.linalg.lstsq",  # its residuals, rank and singular values are sized by the solver's result
 })
 # Method names that exist only on tensors (and ndarrays): an unknown receiver counts.
 _TENSOR_ONLY_METHODS = frozenset({"nonzero", "argwhere", "unique_consecutive", "masked_select", "bincount"})
@@ -20,7 +21,7 @@ class DynamicShapeOp(Rule):
     Flags operators whose output size depends on tensor values, inside a compiled
     region: `torch.nonzero` / `x.nonzero()`, `torch.argwhere`, `torch.unique` /
     `x.unique()`, `torch.unique_consecutive`, `torch.masked_select`, `torch.bincount`,
-    and one-argument `torch.where(cond)`.
+    `torch.linalg.lstsq` and one-argument `torch.where(cond)`.
 
     ## Why is this bad?
     The shape of the result is only known after running the op on real data. With
@@ -55,6 +56,12 @@ class DynamicShapeOp(Rule):
             def f(x):
                 return torch.where(x > 0, x, 0) + torch.count_nonzero(x)
         """, call="f(torch.randn(4, 3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(a, b):
+                return torch.linalg.pinv(a) @ b + torch.linalg.solve(a.T @ a, a.T @ b)
+        """, call="f(torch.randn(5, 3), torch.randn(5, 2))"),
     ]
     INVALID = [
         Example("""
@@ -83,6 +90,12 @@ class DynamicShapeOp(Rule):
             def f(x):
                 return x.masked_select(x > 0)
         """, call="f(torch.randn(4, 3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(a, b):
+                return torch.linalg.lstsq(a, b).solution
+        """, call="f(torch.randn(5, 3), torch.randn(5, 2))"),
     ]
 
     @classmethod
