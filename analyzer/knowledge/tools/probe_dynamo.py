@@ -286,6 +286,21 @@ CASES: list[tuple[str, str, str]] = [
     *[(f"torch.Generator().{m}", f"GEN.{m}({a})", "GEN = torch.Generator()") for m, a in (
         ("manual_seed", "0"), ("seed", ""), ("initial_seed", ""), ("get_state", ""))],
     ("tqdm.tqdm", "for _ in tqdm.tqdm(range(2)): pass", "import tqdm"),
+    # -- SciPy (skipped where it is not installed) ------------------------------------
+    ("scipy.fftpack.next_fast_len", "scipy.fftpack.next_fast_len(7)", "import scipy.fftpack"),
+    ("scipy.fft.next_fast_len", "scipy.fft.next_fast_len(7)", "import scipy.fft"),
+    ("scipy.special.gamma", "scipy.special.gamma(2.5)", "import scipy.special"),
+    ("scipy.special.gammaln", "scipy.special.gammaln(2.5)", "import scipy.special"),
+    ("scipy.special.erfinv", "scipy.special.erfinv(0.5)", "import scipy.special"),
+    ("scipy.special.i0", "scipy.special.i0(1.0)", "import scipy.special"),
+    ("scipy.special.binom", "scipy.special.binom(5, 2)", "import scipy.special"),
+    ("scipy.special.factorial", "scipy.special.factorial(4)", "import scipy.special"),
+    ("scipy.special.logsumexp", "scipy.special.logsumexp([1.0, 2.0])", "import scipy.special"),
+    ("scipy.linalg.hadamard", "scipy.linalg.hadamard(4)", "import scipy.linalg"),
+    ("scipy.signal.get_window", "scipy.signal.get_window('hann', 8)", "import scipy.signal"),
+    ("scipy.stats.norm.ppf", "scipy.stats.norm.ppf(0.975)", "import scipy.stats"),
+    ("scipy.optimize.linear_sum_assignment", "scipy.optimize.linear_sum_assignment(np.eye(3))",
+     "import scipy.optimize"),
     # -- torch ---------------------------------------------------------------------
     ("torch.jit.isinstance", "torch.jit.isinstance(xs, list[torch.Tensor])", ""),
     ("torch.jit.is_scripting", "torch.jit.is_scripting()", ""),
