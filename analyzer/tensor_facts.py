@@ -945,10 +945,11 @@ class Facts:
         """What one element of a container of tensors holds (a parameter declared one, a list
         built here), or None. A name unpacked from a project call's tuple (`n, sums =
         self.group(g)`) holds tensors where that field of what the callee returns holds a
-        list of them, or a tensor."""
+        list of them, or a tensor. A name that is a tensor on some path (unpacked in one arm,
+        a tensor before) is indexed as a tensor."""
         if isinstance(container, cst.Name) and self.function is not None:
             unpacked = self.function.unpacked.get(container.value)
-            if unpacked:
+            if unpacked and self.function.env.get(container.value) not in TENSORS:
                 return frozenset(replace(r, element=True) for r in unpacked), False
             return self.function.elements.get(container.value)
         return None
