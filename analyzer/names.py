@@ -19,10 +19,10 @@ BUILTINS = frozenset({
 def dotted_name(node: cst.BaseExpression) -> str | None:
     """`a.b.c` as a string, or None when the expression is not a plain dotted name."""
     parts: list[str] = []
-    while isinstance(node, cst.Attribute):
+    while type(node) is cst.Attribute:  # exact types: isinstance against libcst's ABCs is slow
         parts.append(node.attr.value)
         node = node.value
-    if not isinstance(node, cst.Name):
+    if type(node) is not cst.Name:
         return None
     parts.append(node.value)
     return ".".join(reversed(parts))

@@ -42,15 +42,16 @@ def walk(node: cst.CSTNode, visitor: cst.CSTVisitor, skip: frozenset = frozenset
         return
     if visitor.on_visit(node):
         for name in fields:
+            # A visited field holds a node, a sequence of nodes, None or MaybeSentinel. Tested by
+            # exact type: isinstance against libcst's ABCs costs an ABC check per node.
             value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
-                if type(value) not in skip:
-                    walk(value, visitor, skip)
-            elif isinstance(value, (tuple, list)):
+            kind = type(value)
+            if kind is tuple or kind is list:
                 for child in value:
                     if type(child) not in skip:
                         walk(child, visitor, skip)
-            # None and MaybeSentinel: nothing to visit
+            elif value is not None and kind is not cst.MaybeSentinel and kind not in skip:
+                walk(value, visitor, skip)
     visitor.on_leave(node)
 
 
