@@ -49,6 +49,9 @@ STUDIED = {
     "discrete_continuous_embed_readout", "torchfm", "stable_baselines3",
     "conformer", "graph_transformer_pytorch", "mega_pytorch", "h_transformer_1d", "palm_pytorch",
     "madgrad", "adabelief_pytorch", "came_pytorch", "kan", "pytorch_forecasting",
+    "torch_struct", "kmeans_pytorch", "torch_kmeans", "sparsemax", "en_transformer",
+    "taylor_series_linear_attention", "soft_moe_pytorch", "compressive_transformer_pytorch", "mogrifier",
+    "sinkhorn_transformer", "MEGABYTE_pytorch", "torchlayers", "pytorch_lamb",
 }
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>.+)$')
 _WRAPPERS = ("Encountered graph break when attempting to trace", "Failed to handle graph break gracefully",
