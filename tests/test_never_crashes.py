@@ -39,6 +39,14 @@ def test_deep_nesting():
                        "deep2.py")
 
 
+def test_else_of_loops_and_try_blocks():
+    # an `else` that belongs to no `if` (rules that follow `if` arms once failed on it)
+    _no_internal_error("def f(x, xs):\n    for y in xs:\n        pass\n    else:\n        g = None\n"
+                       "    while x:\n        x -= 1\n    else:\n        g = None\n"
+                       "    try:\n        pass\n    except Exception:\n        pass\n    else:\n        g = None\n"
+                       "    return g\n", "loop_else.py")
+
+
 def test_a_failure_on_one_file_is_reported_and_the_others_are_linted(tmp_path, monkeypatch):
     from tclint.analyzer import project
     from tclint.analyzer.config import Settings
