@@ -25,6 +25,7 @@ DISABLED_CALL = GraphBreak("GB0098", "Skip calling `torch.compiler.disable()`d f
 DISABLED_INLINE = GraphBreak("GB0099", "Skip inlining `torch.compiler.disable()`d function")
 TOLIST = GraphBreak("GB0109", "Tensor.tolist() with non-integer tensor")
 BACKWARD = GraphBreak("GB0123", "Unsupported Tensor.backward() call")
+UNHANDLED_METHOD_ARGS = GraphBreak("GB0117", "Unhandled args for method")
 ITEM = GraphBreak("GB0124", "Unsupported Tensor.item() call with capture_scalar_outputs=False")
 CONTEXT_MANAGER = GraphBreak("GB0142", "Unsupported context manager")
 METHOD_CALL = GraphBreak("GB0156", "Unsupported method call")
