@@ -38,6 +38,7 @@ class KeptFindings:
         # answers), the compiled region its chain was last checked against)
         self._kept: dict[str, tuple[tuple, tuple | None, FunctionFindings, tuple | None, dict]] = {}
         self._sites = CallSites()
+        self.moved: tuple[dict, set[str]] | None = None  # this run's KeptReach.moved
 
     def call_sites(self, found: dict[str, FunctionFindings]) -> "CallSites":
         """The callers of each function in `found` (this run's findings), for loop_skips.Breaking."""
@@ -74,8 +75,11 @@ class KeptFindings:
             kept = self._kept[key] = (inputs, kept[1], kept[2], _questions(index, inputs[0]), kept[4])
         if kept[2].own and kept[4] is not reached:
             # The same region (project_reach.KeptReach gives the last one back while every
-            # reached function, its roots' positions too, stands) gives the same chain.
-            if kept[1] != _chain_inputs(index, reached, key):
+            # reached function, its roots' positions too, stands) gives the same chain; so
+            # does one walked over the same calls from other roots, but for the keys it moved.
+            moved = self.moved
+            if (moved is None or kept[4] is not moved[0] or key in moved[1]) and kept[1] != _chain_inputs(
+                    index, reached, key):
                 return None
             self._kept[key] = (*kept[:4], reached)
         ff = kept[2]

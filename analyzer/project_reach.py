@@ -7,7 +7,12 @@ candidates a site picked at run time has, and whether a site lies in an arm Dyna
 trace. An edit that leaves all of these as they were (an import nobody's calls resolve
 through, a def nobody calls, most edits in a big workspace) gets the last walk back, in the
 same order, so chains and first callers equal a fresh run's; the callers map built over it
-stands too. Anything else walks again.
+stands too. Any other edit walks again, over the calls kept from the last walk (each
+function's traced calls and how many candidates each call position has), working out again
+only those of the functions whose part of it changed or that it reaches anew: the same walk
+over the same calls, so the same region in the same order, at a small part of the cost (a
+`@torch.compile` added in one file of transformers' models). `moved` then says which
+functions' chains may differ from the last run's, for the findings kept with their chains.
 """
 from __future__ import annotations
 
@@ -18,8 +23,9 @@ from tclint.analyzer.call_refs import Entries, MethodPattern, ParamCallable, Ret
 _DISPATCHED = (MethodPattern, Entries, Returned, ReturnedMethod, ParamCallable)
 
 
-class KeptReach:
+class KeptReach(regions.Walk):
     def __init__(self) -> None:
+        super().__init__(None)
         self._roots: list | None = None
         self._in_graph: set[str] = set()
         self._absent: list[str] = []  # roots that named no function
@@ -30,6 +36,11 @@ class KeptReach:
         self._special: dict[str, tuple] = {}  # key -> (summary, indexes of such sites)
         self._index: regions.ProjectIndex | None = None  # the last walk's, for its callers map
         self._last: regions.ProjectIndex | None = None  # the run before, where this run has its callers map
+        self._calls: dict[str, list] = {}  # key -> its traced calls (Walk.calls), while its edge stands
+        self._counts: dict[str, dict] = {}  # key -> its candidates per position (Walk.candidates), likewise
+        # (the last run's region, the keys whose chain may differ from theirs in it), where
+        # this run's region was walked over the kept calls; None: every key's may
+        self.moved: tuple[dict, set[str]] | None = None
 
     @property
     def reached(self):
@@ -37,24 +48,56 @@ class KeptReach:
         return self._reached.keys() if self._reached is not None else frozenset()
 
     def reach(self, index: regions.ProjectIndex, roots: list[regions.Root]) -> dict:
-        """regions.reach(index, roots), the last one's where nothing it read changed."""
+        """regions.reach(index, roots): the last one's where nothing it read changed, else
+        walked over the kept calls of the functions whose edges stand."""
         self._last = None
+        self.moved = None
         in_graph = {key for fs in index.files for ref in fs.in_graph for key in regions._compile_targets(index, ref)}
         absent = [r.function for r in roots if r.function not in index.functions]
-        if (self._reached is not None and roots == self._roots and in_graph == self._in_graph
-                and absent == self._absent and self._edges_stand(index)):
-            last = self._index
-            if last is not None and last._callers_map is not None and last.reached == set(self._reached):
-                index._callers_map = last._callers_map  # built over the same region and sites
-                self._last = last
-            self._index = index
-            return self._reached
-        reached = regions.reach(index, roots)
-        self._roots, self._in_graph, self._absent, self._reached = list(roots), in_graph, absent, reached
-        self._edges = {key: self._edge(index, key) for key in reached}
+        remade = self._refresh(index)
+        last = self._reached
+        if last is not None and not remade and roots == self._roots and in_graph == self._in_graph \
+                and absent == self._absent:
+            self._keep_callers(index)
+            return last
+        self.index = index
+        reached = regions.reach(index, roots, self)
+        if last is not None:
+            self.moved = (last, _moved(last, reached, remade))
+        edges, self._edges = self._edges, {}
+        for key in reached:
+            edge = edges.get(key)
+            self._edges[key] = edge if edge is not None else self._edge(index, key)
         self._special = {key: self._special[key] for key in reached}
+        for kept in (self._calls, self._counts):
+            for key in [key for key in kept if key not in reached]:
+                del kept[key]
+        self._roots, self._in_graph, self._absent, self._reached = list(roots), in_graph, absent, reached
+        if last is not None and not remade and last.keys() == reached.keys():
+            self._keep_callers(index)
         self._index = index
         return reached
+
+    def calls(self, key: str) -> list:
+        found = self._calls.get(key)
+        if found is None:
+            found = self._calls[key] = super().calls(key)
+        return found
+
+    def candidates(self, key: str) -> dict:
+        found = self._counts.get(key)
+        if found is None:
+            found = self._counts[key] = super().candidates(key)
+        return found
+
+    def _keep_callers(self, index: regions.ProjectIndex) -> None:
+        """The last walk's callers map for `index`, where it was built over the same region
+        and sites (every reached function's edge stands)."""
+        last = self._index
+        if last is not None and last._callers_map is not None and last.reached == set(self._reached):
+            index._callers_map = last._callers_map
+            self._last = last
+        self._index = index
 
     def region_found(self, index: regions.ProjectIndex) -> None:
         """The run's region and roots are set on `index`: it keeps the last run's answers of
@@ -79,20 +122,35 @@ class KeptReach:
                         bool(site.unless) and index.compiling_predicate(site.unless)))
         return tuple(out)
 
-    def _edges_stand(self, index: regions.ProjectIndex) -> bool:
+    def _refresh(self, index: regions.ProjectIndex) -> set[str]:
+        """Drops the kept edges and calls of the functions whose edge no longer stands (gone,
+        summarized otherwise, calling otherwise); those it dropped."""
         functions = index.functions
+        dropped = set()
         for key, (fn, callees, special) in self._edges.items():
             now = functions.get(key)
-            if now is None:
-                return False
-            if now[1] is not fn:
-                if now[1] != fn:  # a re-summarized file's function, unchanged: the same spans and sites
-                    return False
-                fn = now[1]
+            if now is not None and now[1] is not fn and now[1] == fn:
+                fn = now[1]  # a re-summarized file's function, unchanged: the same spans and sites
                 self._edges[key] = (fn, callees, special)
+            if now is None or now[1] is not fn:
+                dropped.add(key)
+                continue
             found = index.site_callees(key, fn)
-            if found is not callees and found != callees:
-                return False
-            if special and self._special_values(index, key, fn) != special:
-                return False
-        return True
+            if found is not callees and found != callees or special and self._special_values(index, key, fn) != special:
+                dropped.add(key)
+        for key in dropped:
+            del self._edges[key]
+            self._calls.pop(key, None)
+            self._counts.pop(key, None)
+        return dropped
+
+
+def _moved(before: dict, after: dict, remade: set[str]) -> set[str]:
+    """The keys of `after` whose chain (regions.chain_of; project_findings' check of it) may
+    differ from theirs in `before`: reached otherwise, a root whose function was summarized
+    otherwise (its position), or below one of those (a caller comes before its callees)."""
+    moved: set[str] = set()
+    for key, how in after.items():
+        if how != before.get(key) or how.caller in moved or how.caller is None and key in remade:
+            moved.add(key)
+    return moved

@@ -878,8 +878,10 @@ def _compile_targets(index: ProjectIndex, ref: CallRef) -> Sequence[str]:
     return index.resolve_ref(ref)
 
 
-def reach(index: ProjectIndex, roots: list[Root]) -> dict[str, Reach]:
-    """Every function in a compiled region, with how it is first reached."""
+def reach(index: ProjectIndex, roots: list[Root], walk: "Walk | None" = None) -> dict[str, Reach]:
+    """Every function in a compiled region, with how it is first reached. `walk`: each
+    function's traced calls, where the caller keeps them between runs (project_reach)."""
+    walk = walk if walk is not None else Walk(index)
     reached: dict[str, Reach] = {}
     queue: deque[str] = deque()
     # Explicit compile sites first, so chains name them rather than the forward assumption.
@@ -892,33 +894,43 @@ def reach(index: ProjectIndex, roots: list[Root]) -> dict[str, Reach]:
     in_graph = {key for fs in index.files for ref in fs.in_graph for key in _compile_targets(index, ref)}
     while queue:
         key = queue.popleft()
-        fs, fn = index.functions[key]
-        if fn.disabled:
-            continue  # Dynamo does not trace into torch.compiler.disable'd functions
         candidates = None  # counted once a site reaches a function first (most reach none)
-        for site, callees in zip(fn.calls, index.site_callees(key, fn)):
-            if site.unless and index.compiling_predicate(site.unless):
-                continue  # in an arm Dynamo does not trace
-            for callee in callees:
-                if callee in reached or callee in in_graph:
-                    continue
-                if candidates is None:
-                    candidates = _candidates(index, fn)
-                reached[callee] = Reach(key, fs.path, site.span.line, site.span.column, reached[key].root,
-                                        candidates[(site.span.line, site.span.column)])
-                queue.append(callee)
+        for site, callee in walk.calls(key):
+            if callee in reached or callee in in_graph:
+                continue
+            if candidates is None:
+                candidates = walk.candidates(key)
+            reached[callee] = Reach(key, index.functions[key][0].path, site.span.line, site.span.column,
+                                    reached[key].root, candidates[(site.span.line, site.span.column)])
+            queue.append(callee)
     return reached
 
 
-def _candidates(index: ProjectIndex, fn) -> dict[tuple[int, int], int]:
-    """How many functions each call position of `fn` may run: a call of a function picked at
-    run time (from a table, by a built name) is one site per entry or one site naming several
-    methods, and each callee is one of the candidates."""
-    candidates: dict[tuple[int, int], int] = {}
-    for site in fn.calls:
-        where = (site.span.line, site.span.column)
-        candidates[where] = candidates.get(where, 0) + index.dispatch_candidates(site.ref)
-    return candidates
+class Walk:
+    """What reach reads of each function it reaches, worked out from the index."""
+
+    def __init__(self, index: ProjectIndex) -> None:
+        self.index = index
+
+    def calls(self, key: str) -> list[tuple[CallSite, str]]:
+        """(call site, callee) of each call Dynamo traces into, in order: none in a
+        torch.compiler.disable'd function, none in an arm Dynamo does not trace."""
+        index = self.index
+        fn = index.functions[key][1]
+        if fn.disabled:
+            return []
+        return [(site, callee) for site, callees in zip(fn.calls, index.site_callees(key, fn))
+                if not (site.unless and index.compiling_predicate(site.unless)) for callee in callees]
+
+    def candidates(self, key: str) -> dict[tuple[int, int], int]:
+        """How many functions each call position of `key` may run: a call of a function picked
+        at run time (from a table, by a built name) is one site per entry or one site naming
+        several methods, and each callee is one of the candidates."""
+        candidates: dict[tuple[int, int], int] = {}
+        for site in self.index.functions[key][1].calls:
+            where = (site.span.line, site.span.column)
+            candidates[where] = candidates.get(where, 0) + self.index.dispatch_candidates(site.ref)
+        return candidates
 
 
 def chain_of(index: ProjectIndex, reached: dict[str, Reach], key: str) -> list[tuple[str, Reach]]:

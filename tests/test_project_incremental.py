@@ -523,3 +523,49 @@ def test_whether_every_compiled_caller_leaves_a_parameter_falsy_is_kept_only_whi
         assert found == project_diagnostics(files, Settings(), Resolutions())
         items.append([d.line for d in found if d.code == "TC102"])
     assert items == [[], [], [6], [], []]
+
+
+SHARED = "def bad(x):\n    return x.sum().item()\n\n\ndef mid(x):\n    return bad(x)\n"
+NET = ("import torch\nfrom shared import mid\n\n\nclass Net(torch.nn.Module):\n"
+       "    def forward(self, x):\n        return mid(x)\n")
+ENTRY = "import torch\nfrom shared import bad\n\n\ndef entry(x):\n    return bad(x)\n"
+
+
+def _chains(found) -> list:
+    return [[step.label for step in d.chain] for d in found]
+
+
+def test_a_root_added_or_removed_walks_the_kept_calls_and_moves_the_chains_it_shortens():
+    """`@torch.compile` added on `entry` reaches `shared.bad` before `Net.forward` does:
+    its finding's chain becomes entry -> bad, and back once the decorator goes. The region
+    is walked again over the calls kept from the last walk (project_reach.KeptReach), and
+    only the chains below a function reached otherwise are checked again."""
+    kept = Resolutions()
+    plain = {"shared": SHARED, "net": NET, "entry": ENTRY}
+    compiled = {**plain, "entry": ENTRY.replace("def entry", "@torch.compile\ndef entry")}
+    first = _lint(plain, kept)
+    assert _chains(first) == [["Net.forward: an nn.Module forward, assumed compiled", "calls mid", "calls bad"]]
+    calls = kept.region._calls["net.Net.forward"]
+    for texts in (compiled, plain, compiled):
+        found = _lint(texts, kept)
+        assert found == _lint(texts)
+        assert kept.region._calls["net.Net.forward"] is calls  # kept, not worked out again
+    assert _chains(found) == [["entry: compiled at entry.py:6", "calls bad"]]
+    assert kept.region.moved[1] == {"entry.entry", "shared.bad"}  # mid keeps forward's chain
+
+
+WRAPPED = ("import torch\nfrom shared import bad\n\n\nclass Net(torch.nn.Module):\n"
+           "    def forward(\n            self, x):\n        return bad(x)\n")
+
+
+def test_a_root_whose_def_moves_keeps_its_calls_but_starts_its_chains_at_its_new_line():
+    """A forward's signature joined onto one line a line lower: it and what it calls in
+    another file are reached from the same call lines as before, yet their chains start at
+    the def's new line."""
+    kept = Resolutions()
+    texts = {"shared": SHARED, "model": WRAPPED}
+    assert [step.line for d in _lint(texts, kept) for step in d.chain] == [6, 8]
+    joined = {**texts, "model": WRAPPED.replace("    def forward(\n            self, x):", "\n    def forward(self, x):")}
+    found = _lint(joined, kept)
+    assert found == _lint(joined)
+    assert [step.line for d in found for step in d.chain] == [7, 8]
