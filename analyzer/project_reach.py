@@ -16,6 +16,8 @@ functions' chains may differ from the last run's, for the findings kept with the
 """
 from __future__ import annotations
 
+from operator import itemgetter
+
 from tclint.analyzer import regions
 from tclint.analyzer.call_refs import Entries, MethodPattern, ParamCallable, Returned, ReturnedMethod
 
@@ -54,7 +56,7 @@ class KeptReach(regions.Walk):
         self.moved = None
         in_graph = {key for fs in index.files for ref in fs.in_graph for key in regions._compile_targets(index, ref)}
         absent = [r.function for r in roots if r.function not in index.functions]
-        remade = self._refresh(index)
+        remade = self._refresh(index)  # key -> its edge before
         last = self._reached
         if last is not None and not remade and roots == self._roots and in_graph == self._in_graph \
                 and absent == self._absent:
@@ -68,13 +70,14 @@ class KeptReach(regions.Walk):
         for key in reached:
             edge = edges.get(key)
             self._edges[key] = edge if edge is not None else self._edge(index, key)
+        if last is not None:
+            self._patch_callers(index, last, {**{k: e for k, e in edges.items() if k not in reached}, **remade},
+                                [k for k in reached if k in remade or k not in last])
         self._special = {key: self._special[key] for key in reached}
         for kept in (self._calls, self._counts):
             for key in [key for key in kept if key not in reached]:
                 del kept[key]
         self._roots, self._in_graph, self._absent, self._reached = list(roots), in_graph, absent, reached
-        if last is not None and not remade and last.keys() == reached.keys():
-            self._keep_callers(index)
         self._index = index
         return reached
 
@@ -122,22 +125,56 @@ class KeptReach(regions.Walk):
                         bool(site.unless) and index.compiling_predicate(site.unless)))
         return tuple(out)
 
-    def _refresh(self, index: regions.ProjectIndex) -> set[str]:
+    def _patch_callers(self, index: regions.ProjectIndex, region: dict, gone: dict[str, tuple], came: list[str]) -> None:
+        """The callers map of `index` as the last run's (over `region`) with what changed
+        made again: the calls of the functions `gone` (their edge then, by key: no longer
+        reached or walked otherwise) out, those of the functions that `came` (reached anew
+        or walked otherwise) in. Each callee's callers stay in key order, each caller's
+        sites in order, as ProjectIndex._callers builds them; a callee none of them calls
+        keeps its very list (KeptValues compares the lists by identity first)."""
+        last = self._index
+        if last is None or last._callers_map is None or last.reached != region.keys():
+            return
+        changed = gone.keys() | set(came)
+        if not changed:  # the same region and calls: the very map (ProjectIndex.keep_falsy_answers)
+            index._callers_map = last._callers_map
+            self._last = last
+            return
+        added: dict[str, list] = {}
+        for key in sorted(came):
+            fn, callees, _ = self._edges[key]
+            for site, resolved in zip(fn.calls, callees):
+                for callee in resolved:
+                    added.setdefault(callee, []).append((key, site))
+        touched = set(added)
+        for _, callees, _ in gone.values():
+            for resolved in callees:
+                touched.update(resolved)
+        callers = dict(last._callers_map)
+        for callee in touched:
+            entries = [e for e in callers.get(callee, ()) if e[0] not in changed] + added.get(callee, [])
+            if entries:
+                callers[callee] = sorted(entries, key=itemgetter(0))  # stable: a caller's sites stay in order
+            else:
+                callers.pop(callee, None)
+        index._callers_map = callers
+
+    def _refresh(self, index: regions.ProjectIndex) -> dict[str, tuple]:
         """Drops the kept edges and calls of the functions whose edge no longer stands (gone,
-        summarized otherwise, calling otherwise); those it dropped."""
+        summarized otherwise, calling otherwise); {key: its edge} of those it dropped."""
         functions = index.functions
-        dropped = set()
+        dropped = {}
         for key, (fn, callees, special) in self._edges.items():
             now = functions.get(key)
             if now is not None and now[1] is not fn and now[1] == fn:
                 fn = now[1]  # a re-summarized file's function, unchanged: the same spans and sites
                 self._edges[key] = (fn, callees, special)
             if now is None or now[1] is not fn:
-                dropped.add(key)
+                dropped[key] = (fn, callees, special)
                 continue
             found = index.site_callees(key, fn)
             if found is not callees and found != callees or special and self._special_values(index, key, fn) != special:
-                dropped.add(key)
+                dropped[key] = (fn, callees, special)
         for key in dropped:
             del self._edges[key]
             self._calls.pop(key, None)

@@ -569,3 +569,25 @@ def test_a_root_whose_def_moves_keeps_its_calls_but_starts_its_chains_at_its_new
     found = _lint(joined, kept)
     assert found == _lint(joined)
     assert [step.line for d in found for step in d.chain] == [7, 8]
+
+
+def test_the_callers_map_is_patched_where_the_region_or_its_calls_changed():
+    """`entry` compiled joins the region and calls `bad`; a line added above `Net` moves
+    forward's call of `mid`: the callers of `bad` and `mid` are made again (in key order, as
+    a fresh run builds them), and a callee no changed function calls keeps its very list."""
+    kept = Resolutions()
+    leafy = SHARED + "\n\ndef leaf(x):\n    return x\n\n\ndef uses(x):\n    return leaf(x)\n"
+    other = "import torch\nfrom shared import uses\n\n\n@torch.compile\ndef other(x):\n    return uses(x)\n"
+    texts = {"shared": leafy, "net": NET, "entry": ENTRY, "other": other}
+    _lint(texts, kept)
+    before = kept.region._index._callers_map
+    edited = {**texts, "entry": ENTRY.replace("def entry", "@torch.compile\ndef entry"), "net": "import os\n" + NET}
+    assert _lint(edited, kept) == _lint(edited)
+    fresh = ProjectIndex([summarize_source(text, f"/p/{name}.py", name) for name, text in edited.items()])
+    fresh.reached = set(kept.region._reached)
+    after = kept.region._index._callers_map
+    assert after == fresh._callers()
+    assert [caller for caller, _ in after["shared.bad"]] == ["entry.entry", "shared.mid"]
+    assert after["shared.mid"][0][1].span.line == before["shared.mid"][0][1].span.line + 1
+    assert after["shared.mid"] is not before["shared.mid"]
+    assert after["shared.leaf"] is before["shared.leaf"]
