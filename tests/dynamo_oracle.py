@@ -75,6 +75,7 @@ def main() -> None:
             try:
                 spec = importlib.util.spec_from_file_location(f"tclint_case_{n}", path)
                 module = importlib.util.module_from_spec(spec)
+                sys.modules[spec.name] = module  # inspect (torch.jit.script) finds source through it
                 spec.loader.exec_module(module)
                 torch.manual_seed(0)
                 eval(case["call"], vars(module))
