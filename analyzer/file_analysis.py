@@ -684,6 +684,9 @@ class FileAnalyzer(cst.CSTVisitor):
                     # `ok = err <= 1` then `if big: ok = False`, or `if sparse: x, v = to_dense(x)`:
                     # still a tensor on one path
                     kind = previous
+                lambdas = self.facts.lambdas
+                lambdas.bind(lambdas.local, (fn.key, target.value), value, self._branch_depth > 0,
+                             target.value in fn.env)
                 fn.env[target.value] = kind
                 origin = self.facts.origin_of(value) if value is not None else None
                 if origin is None:
@@ -731,6 +734,9 @@ class FileAnalyzer(cst.CSTVisitor):
                     else:
                         picked.discard(where)
             elif not self._class_stack:
+                lambdas = self.facts.lambdas
+                lambdas.bind(lambdas.module, target.value, value, self._branch_depth > 0,
+                             target.value in self.facts.module_names)
                 self.facts.module_names[target.value] = (
                     kind if kind in tf.TENSORS or kind == tf.MODULE or isinstance(kind, Record) else tf.STATIC
                 )

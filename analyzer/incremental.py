@@ -227,6 +227,7 @@ def _tables(analyzer: FileAnalyzer) -> dict[str, tuple[Any, str]]:
         "module_names": (analyzer.facts, "module_names"),
         "module_instances": (analyzer.facts, "module_instances"),
         "record_classes": (analyzer.facts, "record_classes"),
+        "lambdas": (analyzer.facts.lambdas, "module"),
         "local_defs": (analyzer.facts, "local_defs"),
         "compiled_defs": (analyzer, "compiled_defs"),
         "literal_names": (analyzer, "_literal_names"),

@@ -15,6 +15,7 @@ import libcst as cst
 
 from tclint.analyzer import call_refs as refs
 from tclint.analyzer.knowledge import tensor_api as api
+from tclint.analyzer.lambda_values import LambdaNames
 from tclint.analyzer.names import ImportTable, dotted_name
 from tclint.analyzer.values import Kind, Record, Value, build
 
@@ -223,6 +224,7 @@ class Facts:
         # (function key, local name) -> call references of what the name may hold when called
         # (`scale = make_scaler(2)`, `fn = getattr(self, name)`), filled in by the visitor
         self.local_callables: dict[tuple[str, str], frozenset] = {}
+        self.lambdas = LambdaNames()  # names bound to lambdas, filled in by the visitor
         # module-level names bound to an "am I compiling" predicate (True) or TorchScript's
         # (False): `_impl = getattr(torch.compiler, "is_compiling", None) or ...`
         self.dynamo_predicates: dict[str, bool] = {}
@@ -754,6 +756,10 @@ class Facts:
 
     def _call_kind(self, node: cst.Call):
         func = node.func
+        if isinstance(func, cst.Name):
+            called = self.lambdas.call_kind(self, node)
+            if called is not None:
+                return called
         qual = self.qualname(func)
         if qual is not None:
             return self._qualified_call_kind(qual, node)
@@ -891,6 +897,14 @@ class Facts:
 
     def _project_call(self, ref: refs.CallRef):
         return frozenset((ref,))
+
+    @staticmethod
+    def inner_scope(parent: FunctionScope | None) -> FunctionScope:
+        """An empty scope inside `parent` (None: the module), for a lambda's parameters."""
+        return FunctionScope(
+            key=parent.key if parent is not None else "", name="<lambda>", node=None,
+            class_scope=parent.class_scope if parent is not None else None, parent=parent, root_like=False,
+            self_name=parent.self_name if parent is not None else None)
 
     def class_dotted(self) -> str | None:
         scope = self.function.class_scope if self.function is not None else self.class_scope

@@ -223,6 +223,27 @@ CLASS = textwrap.dedent("""\
 """)
 
 
+def test_a_module_level_lambda_reaches_the_functions_that_call_it_as_in_the_whole_file():
+    text = textwrap.dedent("""\
+        import torch
+        dot = lambda u, v: torch.dot(u, v)
+        @torch.compile
+        def f(x):
+            if dot(x, x) > 1:
+                return x / 2
+            return x
+    """)
+    inc = IncrementalSummarizer()
+    before = inc.summarize(text, "f.py", "f", False)
+    assert before == summarize(text, "f.py", "f", False)
+    assert (5, "TC101") in _codes(before)
+    edited = text.replace("torch.dot(u, v)", "u.shape[0] * v.shape[0]")
+    after = inc.summarize(edited, "f.py", "f", False)
+    assert inc.analyzed == 2  # the lambda's binding and `f`, which called it
+    assert after == summarize(edited, "f.py", "f", False)
+    assert "TC101" not in {code for _, code in _codes(after)}
+
+
 def _members_after(edited: str) -> tuple[int, int]:
     inc = IncrementalSummarizer()
     inc.summarize(CLASS, "f.py", "f", False)

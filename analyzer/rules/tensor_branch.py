@@ -135,8 +135,50 @@ class TensorBranch(Rule):
                     return xs[0] + n
                 return xs[0]
         """, call="f([torch.ones(3), torch.ones(2)])"),
+        Example("""
+            import torch
+            rows = lambda t: t.shape[0]
+            @torch.compile
+            def f(x):
+                if rows(x) > 2:
+                    return x * 2
+                return x
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x, scale: float):
+                norm = lambda t: t.norm()
+                if scale > 1:
+                    norm = lambda t: scale
+                if norm(x) > 1:
+                    return x / 2
+                return x
+        """, call="f(torch.randn(3), 2.0)"),
     ]
     INVALID = [
+        Example("""
+            import torch
+            dot = lambda u, v: torch.dot(u.view(-1), v.view(-1))
+            @torch.compile
+            def f(g, d):
+                gtd = dot(g, d)
+                if gtd > 0:
+                    return g
+                return -g
+        """, call="f(torch.randn(3), torch.randn(3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x, batched: bool):
+                if batched:
+                    dot = lambda u, v: torch.bmm(u.unsqueeze(1), v.unsqueeze(2)).view(-1)
+                else:
+                    dot = lambda u, v, eps=1e-6: u.mul(v).sum(-1) + eps
+                if dot(x, x) > 1:
+                    return x / 2
+                return x
+        """, call="f(torch.randn(3), False)"),
         Example("""
             import torch
             def increasing(ts):
