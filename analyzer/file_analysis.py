@@ -1375,7 +1375,7 @@ class FileAnalyzer(cst.CSTVisitor):
         `partial(f, ...)`, or this function's own parameter passed on."""
         fn = self.facts.function
         if isinstance(expr, cst.Name) and fn is not None:
-            param = self._param_callable(expr.value)
+            param = self.facts.param_callable(expr.value)
             if param is not None:
                 return frozenset((param,))
             where = (fn.key, expr.value)
@@ -1399,19 +1399,7 @@ class FileAnalyzer(cst.CSTVisitor):
         """`m = subproblem(x)` with `subproblem` a parameter: `m` is an instance of the classes
         callers pass there (`_minimize(x, subproblem=CGSubproblem)`), if they pass classes."""
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
-            return self._param_callable(value.func.value)
-        return None
-
-    def _param_callable(self, name: str) -> refs.ParamCallable | None:
-        """`fn` is a parameter of this function or, in a closure, of one enclosing it."""
-        scope = self.facts.function
-        while scope is not None:
-            ref = scope.param_refs.get(name)
-            if ref is not None:
-                return refs.ParamCallable(ref.function, ref.position, ref.name)
-            if name in scope.env:
-                return None  # bound here: not the parameter any more
-            scope = scope.parent
+            return self.facts.param_callable(value.func.value)
         return None
 
     def _nested_def(self, name: str) -> str | None:
@@ -1448,7 +1436,7 @@ class FileAnalyzer(cst.CSTVisitor):
         called = [refs.Method(cls_name, "__call__") for cls_name in dict.fromkeys(classes or ())
                   if self.facts.is_project_name(cls_name)]
         local = sorted(self._local_callables.get(where, ()), key=str)
-        if not called and not local and (param := self._param_callable(func.value)) is not None:
+        if not called and not local and (param := self.facts.param_callable(func.value)) is not None:
             return [param]  # `fn(x)`: what the callers pass as `fn`
         if not called and not local and self.facts.function.lookup(func.value) is None:
             return sorted(self._callable_tables.get(func.value, ()), key=str)  # `_param = effectful(f)` above
@@ -1466,7 +1454,7 @@ class FileAnalyzer(cst.CSTVisitor):
             where = (fn.key, table.value)
             local = sorted(self._local_callables.get(where, frozenset()) | self._record_callables.get(where, frozenset()),
                            key=str)
-            param = None if local else self._param_callable(table.value)
+            param = None if local else self.facts.param_callable(table.value)
             return [param] if param is not None else local
         return sorted(self._callable_tables.get(table.value, ()), key=str)
 
@@ -1507,7 +1495,7 @@ class FileAnalyzer(cst.CSTVisitor):
             return self._value_callables(value.body) | self._value_callables(value.orelse)
         if isinstance(value, (cst.Dict, cst.List, cst.Tuple)):
             return self._table_callables(value)
-        if isinstance(value, cst.Name) and (param := self._param_callable(value.value)) is not None:
+        if isinstance(value, cst.Name) and (param := self.facts.param_callable(value.value)) is not None:
             return frozenset((param,))  # `msg = initial_msg`: what the callers pass
         if isinstance(value, cst.Attribute) and self.facts.qualname(value) is None:
             ref = self._method_ref(value)  # `closure = sf.closure`: a bound method

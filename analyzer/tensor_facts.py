@@ -823,6 +823,9 @@ class Facts:
                 stored = self.local_callables.get((self.function.key, func.value))
                 if stored:
                     return frozenset(stored)
+                passed = self.param_callable(func.value)
+                if passed is not None:  # `f_new, g_new = obj_func(x)`: what the functions callers pass return
+                    return frozenset((passed,))
             k = self.kind(func)
             if k == MODULE:
                 return TENSOR
@@ -897,6 +900,18 @@ class Facts:
 
     def _project_call(self, ref: refs.CallRef):
         return frozenset((ref,))
+
+    def param_callable(self, name: str) -> refs.ParamCallable | None:
+        """`fn` is a parameter of this function or, in a closure, of one enclosing it."""
+        scope = self.function
+        while scope is not None:
+            ref = scope.param_refs.get(name)
+            if ref is not None:
+                return refs.ParamCallable(ref.function, ref.position, ref.name)
+            if name in scope.env:
+                return None  # bound here: not the parameter any more
+            scope = scope.parent
+        return None
 
     @staticmethod
     def inner_scope(parent: FunctionScope | None) -> FunctionScope:

@@ -155,8 +155,47 @@ class TensorBranch(Rule):
                     return x / 2
                 return x
         """, call="f(torch.randn(3), 2.0)"),
+        Example("""
+            import torch
+            def search(obj_func, x, f):
+                f_new, g_new = obj_func(x)
+                if f_new > f:
+                    return g_new
+                return x
+            def evaluate(x):
+                return float(x.shape[0]), x * 2
+            @torch.compile
+            def f(x):
+                return search(evaluate, x, 2.0)
+        """, call="f(torch.randn(3))"),
     ]
     INVALID = [
+        Example("""
+            import torch
+            def search(obj_func, x, f, gtd):
+                f_new, g_new = obj_func(x)
+                if f_new > f + 1e-4 * gtd:
+                    return g_new
+                return x
+            def evaluate(x):
+                return 3.0, x * 2
+            @torch.compile
+            def f(x):
+                return search(evaluate, x, 2.0, x.sum())
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            def search(obj_func, x):
+                f_new, g_new = obj_func(x)
+                if f_new > 0:
+                    return g_new
+                return x
+            def evaluate(x):
+                return x.sum(), x * 2
+            @torch.compile
+            def f(x):
+                return search(evaluate, x)
+        """, call="f(torch.randn(3))"),
         Example("""
             import torch
             dot = lambda u, v: torch.dot(u.view(-1), v.view(-1))
