@@ -5,7 +5,9 @@ in its own child process, twice:
   1. compiled with `torch.compile(backend="eager")`, with a handler on Dynamo's
      `graph_breaks` log artifact (what `TORCH_LOGS=graph_breaks` prints; it sees every break,
      `explain()` only part of them). A break is placed on the innermost frame of its user
-     traceback that lies in a studied package: (file, line, Gb_type);
+     traceback that lies in a studied package: (file, line, Gb_type). A hook on
+     `step_graph_break` adds what that log never lists: "step_unsupported" on the line of
+     the checkpoint Dynamo compiled up to when it could not resume after a break;
   2. eagerly under `sys.settrace`, recording every line that ran in a studied package.
 Paths are relative to site-packages.
 
@@ -162,6 +164,20 @@ def worker(cid, out_path):
         if h is not handler:
             log.removeHandler(h)
 
+    steps = []  # (file, line) of each checkpoint Dynamo compiled up to
+    convert = torch._dynamo.symbolic_convert.InstructionTranslatorBase
+    step_graph_break = convert.step_graph_break
+
+    def step_hook(tx, continue_inst):
+        # a break Dynamo cannot resume from (inside a `try`, a `with` it cannot rebuild):
+        # it compiles the frame up to the last checkpoint and runs the rest eagerly; the
+        # graph_breaks log never names this "step_unsupported" on the checkpoint's line
+        summary = tx.frame_summary()
+        steps.append((summary.filename, summary.lineno))
+        return step_graph_break(tx, continue_inst)
+
+    convert.step_graph_break = step_hook
+
     def build():
         random.seed(0)
         np.random.seed(0)
@@ -183,8 +199,10 @@ def worker(cid, out_path):
     torch._dynamo.reset()
 
     breaks, unplaced = {}, []
-    for message in handler.records:
-        parsed = parse_break(message)
+    parsed_records = [parse_break(message) for message in handler.records]
+    parsed_records += [("step_unsupported", "compiled up to the last checkpoint, the rest runs eagerly",
+                        [(file, line, "?")]) for file, line in steps]
+    for parsed in parsed_records:
         if parsed is None:
             continue
         gb_type, reason, frames = parsed
