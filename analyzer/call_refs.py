@@ -194,6 +194,18 @@ class ModuleClass:
 
 
 @dataclass(frozen=True)
+class RnnOnly:
+    """A condition: every instance of the class `cls` (a dotted name) is an nn.LSTM, nn.GRU
+    or nn.RNN, which Dynamo refuses to wrap: it derives from one, or it is abstract and each
+    concrete class of the project derived from it does."""
+
+    cls: str
+
+    def __str__(self) -> str:
+        return f"rnn:{self.cls}"
+
+
+@dataclass(frozen=True)
 class TensorType:
     """A condition: the annotation `dotted` names torch.Tensor through another file's
     alias (`Tensor = torch.Tensor` in a package's `types.py`)."""
@@ -382,7 +394,7 @@ class PrebuiltArg:
 # Where a member of a str Enum comes from; `method` is what is asked of it ("" until a rule asks)
 STR_ENUM_REFS = (StrEnumClass, StrEnumArg, StrEnumAttr, StrEnumReturned)
 
-ConditionRef = (CallRef | Param | NumpyResult | ModuleClass | TensorType | OptionalKeys | Attr | ReturnedField
+ConditionRef = (CallRef | Param | NumpyResult | ModuleClass | RnnOnly | TensorType | OptionalKeys | Attr | ReturnedField
                 | CompilingTest | KeywordObject | NoneArg | StrEnumClass | StrEnumArg | StrEnumAttr | StrEnumReturned
                 | PrebuiltArg)
 
@@ -395,6 +407,6 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
                      if isinstance(ref, (Param, Attr)) and not ref.field)
 
 
-RECORDS = (Named, Method, Getter, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ModuleClass, TensorType,
-           OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject, NoneArg, StrEnumClass, StrEnumArg,
+RECORDS = (Named, Method, Getter, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ModuleClass, RnnOnly,
+           TensorType, OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject, NoneArg, StrEnumClass, StrEnumArg,
            StrEnumAttr, StrEnumReturned, PrebuiltArg)

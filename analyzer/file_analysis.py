@@ -37,9 +37,11 @@ from tclint.analyzer.summary import (
     Comprehension,
     FileSummary,
     FunctionSummary,
+    Held,
 )
+from tclint.analyzer.held_methods import HeldReads
 from tclint.analyzer.training_paths import training_only_block
-from tclint.analyzer.tree_walk import TRIVIA, children, walk
+from tclint.analyzer.tree_walk import TRIVIA, walk
 
 COMPILE_NAMES = frozenset({"torch.compile"})
 CONTEXT_MANAGER_DECORATOR = "contextlib.contextmanager"
@@ -140,6 +142,7 @@ class FileAnalyzer(cst.CSTVisitor):
         self._empty_lists: set[tuple[str, str]] = set()  # (function key, local) bound to `[]`, nothing appended yet
         self._picked_callables: set[tuple[str, str]] = set()  # `solver_fn = SOLVERS[m]`, `= select(m)`
         self._bound_built: set[tuple[str, str]] = set()  # `run = s.run` on an object built here
+        self._held_names: set[tuple[str, str]] = set()  # (function key, local) that held one (_hold_method)
         self._local_callables = self.facts.local_callables
         self._record_callables: dict[tuple[str, str], frozenset] = {}  # see _record_held
         # (function key, local) bound to `partial(f, a, b)`: what `a, b` pass, ahead of a call's own arguments
@@ -475,6 +478,9 @@ class FileAnalyzer(cst.CSTVisitor):
                 is_static = True
             elif qual == CONTEXT_MANAGER_DECORATOR:
                 context_manager = True
+            elif qual == "abc.abstractmethod" and cls is not None:
+                owner = self.summary.classes[cls.key]
+                owner.abstract = "abc.ABC" in owner.bases
             else:
                 ref = self._decorator_ref(dec.decorator)
                 if ref is not None:
@@ -568,6 +574,8 @@ class FileAnalyzer(cst.CSTVisitor):
         if scope.returned_built and None not in scope.returned_built:
             summary.returns_built = frozenset().union(*scope.returned_built)
         summary.under_dynamo = _predicate_value(scope.dynamo_returns)
+        if summary.held_methods:
+            self._held_reads(summary, node)
         if scope.objects:
             _objects_passed(scope)
         self.facts.function = scope.parent
@@ -731,6 +739,7 @@ class FileAnalyzer(cst.CSTVisitor):
                         picked.add(where)
                     else:
                         picked.discard(where)
+                self._hold_method(target.value, value, target)
             elif not self._class_stack:
                 lambdas = self.facts.lambdas
                 lambdas.bind(lambdas.module, target.value, value, self._branch_depth > 0,
@@ -980,7 +989,10 @@ class FileAnalyzer(cst.CSTVisitor):
             return None
         site = CallSite(ref=refs.Method(cls, method), span=None, unless=self._unless(),
                         in_loop=self._in_loop() or ends_frame, args=(self._arg_kind(argument),) if argument else ())
-        calls = self.summary.functions[fn.key].calls
+        summary = self.summary.functions[fn.key]
+        calls = summary.calls
+        if site.callables and refs.reads_call_sites(site.ref):
+            summary.passes_to_parameter = True
         if not self._branch_depth:
             self._graph_ops.setdefault(fn.key, (0, []))[1].append(len(calls))
         calls.append(site)
@@ -1100,6 +1112,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 self._appended(fn, node.func.value.value, node)
         if fn is None or self._eager_depth:
             return
+        self._held_arguments(node)
         ref = self._call_ref(node, qual)
         args = self._arg_kinds(node)
         if isinstance(node.func, cst.Name):  # `merge = partial(merge_dims, 0, 1); merge(t)` passes t third
@@ -1134,7 +1147,10 @@ class FileAnalyzer(cst.CSTVisitor):
 
     def _add_site(self, site: CallSite, node: cst.CSTNode) -> None:
         fn = self.facts.function
-        calls = self.summary.functions[fn.key].calls
+        summary = self.summary.functions[fn.key]
+        calls = summary.calls
+        if site.callables and refs.reads_call_sites(site.ref):
+            summary.passes_to_parameter = True
         if not self._branch_depth:
             self._graph_ops.setdefault(fn.key, (0, []))[1].append(len(calls))
         calls.append(site)
@@ -1169,6 +1185,44 @@ class FileAnalyzer(cst.CSTVisitor):
             return (receiver.value in self.facts.function.instance_classes
                     or (self.facts.function.key, receiver.value) in self._picked_objects)
         return self._constructed_class(receiver) is not None or self._picked_call(receiver)
+
+    def _hold_method(self, name: str, value, node: cst.CSTNode) -> bool:
+        """`c = s.run` (or `s.run` passed as an argument, named by itself) on an object of a
+        project class this function built: Dynamo cannot rebuild the bound method to resume
+        after a break while it is held (held_methods)."""
+        receiver = value.value if isinstance(value, cst.Attribute) else None
+        fn = self.facts.function
+        cls = (fn.instance_classes.get(receiver.value) if isinstance(receiver, cst.Name)
+               else self._constructed_class(receiver) if receiver is not None else None)
+        where = (fn.key, name)
+        if cls is not None and self.facts.is_project_name(cls):
+            held = Held(name, binds=True, method=refs.Method(cls, value.attr.value))
+            self._held_names.add(where)
+        elif where in self._held_names:
+            held = Held(name, binds=True)  # bound anew: what it held is no longer read
+        else:
+            return False
+        self.summary.functions[fn.key].held_methods.append(held)
+        self.span_later(held, node)
+        return held.method is not None
+
+    def _held_reads(self, summary: FunctionSummary, node: cst.FunctionDef) -> None:
+        """Where the function reads the locals that held a bound method (held_methods)."""
+        reads = HeldReads({h.name for h in summary.held_methods if h.binds})
+        node.body.visit(reads)
+        for held, name in reads.reads:
+            summary.held_methods.append(held)
+            self.span_later(held, name)
+
+    def _held_arguments(self, node: cst.Call) -> None:
+        """`g(x, s.run)`: a bound method held while the call runs, bound and read there."""
+        for a in node.args:
+            if isinstance(a.value, cst.Attribute):
+                name = dotted_name(a.value) or a.value.attr.value
+                if self._hold_method(name, a.value, a.value):
+                    read = Held(name, binds=False)
+                    self.summary.functions[self.facts.function.key].held_methods.append(read)
+                    self.span_later(read, a.value)
 
     def _picked_call(self, value) -> bool:
         """A call of a class picked at run time: `SOLVERS[method](...)`, or `solver_fn(...)`
@@ -1684,12 +1738,20 @@ class FileAnalyzer(cst.CSTVisitor):
     # -- code Dynamo never traces ---------------------------------------------------------
     def _visit_if(self, node: cst.If) -> None:
         fn = self.facts.function
-        # a fork in a loop body, or one whose arm holds a loop (`if a: for ...` / `elif b: for ...`)
-        if fn is not None and node.orelse is not None and (self._loop_depth or _holds_loop(node)):
-            fork = (Arm(span=None), Arm(span=None))
-            self.summary.functions[fn.key].forks.append(fork)
-            self.span_later(fork[0], node.body)
-            self.span_later(fork[1], node.orelse)
+        # a break that ends the frame (in a loop body, or TC247's) hides nothing in the other
+        # arm, nor after the `if` when its arm returns, and a bound method read only there is
+        # not held across it (held_methods)
+        if fn is not None:
+            forks = self.summary.functions[fn.key].forks
+            if node.orelse is not None:
+                forks.append((Arm(span=None), Arm(span=None)))
+                self.span_later(forks[-1][0], node.body)
+                self.span_later(forks[-1][1], node.orelse)
+            for arm in (node.body, node.orelse.body if isinstance(node.orelse, cst.Else) else None):
+                if arm is not None and _returns(arm):
+                    forks.append((Arm(span=None), Arm(span=None, after=True)))
+                    self.span_later(forks[-1][0], arm)
+                    self.span_later(forks[-1][1], node)
         when = self.facts.value_under_dynamo(node.test)
         if when is False:
             self._eager_blocks.add(id(node.body))
@@ -2090,17 +2152,14 @@ def _either(a, b):
 _BRANCHING = (cst.If, cst.For, cst.While, cst.Try, cst.TryStar)
 
 
-def _holds_loop(node: cst.CSTNode) -> bool:
-    """Whether a loop, a `try` or a generator expression (a break in any of them ends the
-    frame) lies in `node`, outside nested functions and classes."""
-    todo = children(node)
-    while todo:
-        n = todo.pop()
-        if isinstance(n, (cst.For, cst.While, cst.Try, cst.TryStar, cst.GeneratorExp)):
-            return True
-        if not isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            todo.extend(children(n))
-    return False
+def _returns(block: cst.BaseSuite) -> bool:
+    """Whether a block ends in `return` or `raise`: the code after its statement does not run after it."""
+    last = block.body[-1] if isinstance(block, cst.IndentedBlock) and block.body else None
+    if isinstance(block, cst.SimpleStatementSuite):
+        last = block
+    return isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and bool(last.body) \
+        and isinstance(last.body[-1], (cst.Return, cst.Raise))
+
 
 # The method an operator runs on an object of a class (`__matmul__` and `__invert__`: Dynamo
 # 2.13 traces neither on such an object, see unresumable_blocks)

@@ -828,7 +828,8 @@ def _shifted_function(fn, by: int):
                  calls=[_with(c, span=_shift(c.span, by)) for c in fn.calls],
                  candidates=[_with(c, span=_shift(c.span, by), fix=_shift_fix(c.fix, by)) for c in fn.candidates],
                  blocks=[_with(b, span=_shift(b.span, by), checkpoint=_shift(b.checkpoint, by)) for b in fn.blocks],
-                 forks=[tuple(_with(a, span=_shift(a.span, by)) for a in fork) for fork in fn.forks])
+                 forks=[tuple(_with(a, span=_shift(a.span, by)) for a in fork) for fork in fn.forks],
+                 held_methods=[_with(h, span=_shift(h.span, by)) for h in fn.held_methods])
 
 
 def moved_records(before: dict, after: dict) -> dict[tuple[str, str], int]:

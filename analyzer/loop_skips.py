@@ -55,9 +55,10 @@ def keep_reached(found: dict[str, FunctionFindings], name_of, breaking: set[str]
         stop, index = min(stops, key=lambda s: s[0])
         kept, hidden = [], []
         for d, _ in ff.own:  # the rest of a stop's line goes with it
-            after = any(line < d.span.line and not _apart(ff.forks, line, d.span.line) for (line, _), _ in stops)
+            after = any(line < d.span.line and not apart(ff.forks, line, d.span.line) for (line, _), _ in stops)
             (hidden if after else kept).append(d)
-        if index is not None and hidden:
+        hidden = [d for d in hidden if stop[0] < d.span.line and not apart(ff.forks, stop[0], d.span.line)]
+        if index is not None and hidden:  # those the first stop hides
             lines = sorted({d.span.line for d in hidden})
             shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
             note = (f"the rest of `{name_of(key)}` then runs eagerly (Dynamo cannot resume the frame after "
@@ -70,7 +71,7 @@ def keep_reached(found: dict[str, FunctionFindings], name_of, breaking: set[str]
     return out
 
 
-def _apart(forks, first: int, later: int) -> bool:
+def apart(forks, first: int, later: int) -> bool:
     """Whether two lines lie in different arms of one `if`: only one of them runs."""
     return any(a[0] <= first <= a[1] and b[0] <= later <= b[1] for a, b in forks)
 

@@ -22,6 +22,7 @@ from tclint.analyzer.discovery import NotASourceFile, SourceFile, discover, read
 from tclint.analyzer.dynamo_hints import setting_hint
 from tclint.analyzer.file_analysis import analyze_module
 from tclint.analyzer.gb_registry import gb_url
+from tclint.analyzer.held_methods import add_held_method_breaks
 from tclint.analyzer.imported_context import REEXPORT_STEPS, asked_classes, imported_files, reexported_files
 from tclint.analyzer.library_context import LibraryReader, at_library_calls, site_folders, site_stamp
 from tclint.analyzer.loop_skips import Breaking, FunctionFindings, keep_reached
@@ -297,7 +298,7 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
                 found[key] = ff
                 continue
         ff = found[key] = FunctionFindings(
-            forks=[((a.span.line, a.span.end_line), (b.span.line, b.span.end_line)) for a, b in fn.forks])
+            forks=[(a.lines(), b.lines()) for a, b in fn.forks])
         chain = None
         for cand in fn.candidates:
             if cand.code not in codes or cand.unless and index.compiling_predicate(cand.unless):
@@ -346,6 +347,8 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
     # each pass below adds breaks; the next one reads them
     breaks = Breaking(found, kept.call_sites(found) if kept is not None else None)
     add_resume_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make, breaks)
+    breaks.update(made)
+    add_held_method_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make_at, breaks)
     breaks.update(made)
     add_block_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make_at, breaks)
     breaks.update(made)

@@ -13,10 +13,11 @@ from pathlib import PurePath
 from typing import Sequence
 
 from tclint.analyzer.call_refs import (
-    AnyMethod, Attr, CallRef, CompilingTest, Entries, Getter, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, Named, NumpyResult, OptionalKeys, Param, Returned,
+    AnyMethod, Attr, CallRef, CompilingTest, Entries, Getter, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, RnnOnly, Named, NumpyResult, OptionalKeys, Param, Returned,
     PrebuiltArg, ReturnedField, ReturnedMethod, STR_ENUM_REFS,
     SuperMethod, TensorType, field_condition, reads_call_sites,
 )
+from tclint.analyzer.knowledge.hazards import RNN_MODULE_CLASSES
 from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.project_prebuilt import prebuilt_passed
 from tclint.analyzer.project_str_enums import member_source
@@ -83,6 +84,7 @@ class ProjectIndex:
         self._dotted: dict[str, tuple[str, str] | None] = names.get("dotted", {})
         self._param_callables: dict[CallRef, tuple[str, ...]] = {}
         self._passers: dict[str, list[CallSite]] | None = None
+        self._late_passers: dict[str, list[CallSite]] | None = None
 
     def name_caches(self) -> dict:
         """What this index worked out from names alone (the files' modules, imports,
@@ -210,6 +212,15 @@ class ProjectIndex:
         # PreTrainedModel) is treated as a module.
         return any(b not in ("object",) for b in external) and self.method(class_key, "forward") is not None
 
+    def is_rnn_only(self, class_key: str) -> bool:
+        """Every instance is an nn.LSTM, nn.GRU or nn.RNN: the class derives from one, or it is
+        abstract and every concrete project class derived from it does (RnnOnly)."""
+        if RNN_MODULE_CLASSES & set(self.external_bases(class_key)):
+            return True
+        concrete = [k for k in self.subclasses(class_key) if not self.classes[k][1].abstract]
+        return self.classes[class_key][1].abstract and bool(concrete) and all(
+            RNN_MODULE_CLASSES & set(self.external_bases(k)) for k in concrete)
+
     def method(self, class_key: str, name: str, skip_first: bool = False) -> str | None:
         order = self.mro(class_key)
         for k in order[1:] if skip_first else order:
@@ -327,7 +338,8 @@ class ProjectIndex:
             found = {resolved[1]} if resolved else set(self._module_value_call(ref.dotted))
         elif isinstance(ref, ParamCallable):
             found = set()
-            for site in self._sites_passing_functions().get(ref.function, ()):
+            for site in [*self._sites_passing_functions().get(ref.function, ()),
+                         *self._parameter_calls_passing().get(ref.function, ())]:
                 for where, passed in site.callables:
                     if where == ref.position or where == ref.name:
                         for value in passed:
@@ -339,7 +351,8 @@ class ProjectIndex:
 
     def _sites_passing_functions(self) -> dict[str, list[CallSite]]:
         """callee -> the call sites that pass it functions, anywhere in the project (a call of
-        a parameter is not followed to find them: its callees come from these sites)."""
+        a parameter is not followed to find them: its callees come from these sites; see
+        _parameter_calls_passing)."""
         if self._passers is None:
             self._passers = {}
             sites = [site for _, fn in self.functions.values() for site in fn.calls]
@@ -349,6 +362,24 @@ class ProjectIndex:
                     for callee in self.resolve_ref(site.ref):
                         self._passers.setdefault(callee, []).append(site)
         return self._passers
+
+    def _parameter_calls_passing(self) -> dict[str, list[CallSite]]:
+        """callee -> the calls of a parameter that pass it functions (`m = subproblem(x,
+        closure)`), with this index only: their callees come from the other sites, and from
+        each other (twice over: `closure(x)` in what `subproblem` runs)."""
+        if self._late_passers is None:
+            self._late_passers = {}
+            sites = [site for _, fn in self.functions.values() if fn.passes_to_parameter for site in fn.calls
+                     if site.callables and reads_call_sites(site.ref)]
+            for _ in range(2 if sites else 0):
+                self._param_callables.clear()  # resolved from the sites known so far
+                for site in sites:
+                    for callee in self.resolve_ref(site.ref):
+                        passers = self._late_passers.setdefault(callee, [])
+                        if not any(s is site for s in passers):
+                            passers.append(site)
+            self._param_callables.clear()
+        return self._late_passers
 
     def returned_callables(self, key: str, _active: set | None = None) -> set[str]:
         """What a value returned by calling `key` runs when it is called in turn."""
@@ -645,6 +676,11 @@ class ProjectIndex:
                 resolved = self.resolve_dotted(ref.cls)
                 if resolved and resolved[0] == "class" and self.is_module_class(resolved[1]):
                     return resolved[1], "is an nn.Module"
+                continue
+            if isinstance(ref, RnnOnly):
+                resolved = self.resolve_dotted(ref.cls)
+                if resolved and resolved[0] == "class" and self.is_rnn_only(resolved[1]):
+                    return resolved[1], "is only ever an LSTM, GRU or RNN (abstract, as its subclasses are)"
                 continue
             if isinstance(ref, PrebuiltArg):
                 found = prebuilt_passed(self, ref, active)

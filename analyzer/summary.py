@@ -114,9 +114,26 @@ class Comprehension:
 
 @dataclass
 class Arm:
-    """One arm of an `if` that has an `else` or `elif`, in a loop or `try` body (loop_skips)."""
+    """One arm of an `if` that has an `else` or `elif`, or with `after`, the code after the
+    `if` statement (`span`) whose other arm returns (loop_skips: a break in one arm hides
+    nothing in the other)."""
 
     span: Span
+    after: bool = False
+
+    def lines(self) -> tuple[int, int]:
+        return (self.span.end_line + 1, 1 << 30) if self.after else (self.span.line, self.span.end_line)
+
+
+@dataclass
+class Held:
+    """Where a name holding a bound method of an object the function built (`c = s.run`,
+    or `s.run` passed as an argument) is bound (`binds`) or read (held_methods)."""
+
+    name: str
+    binds: bool
+    span: Span = None
+    method: object = None  # for a binding: the Method it may be (a CallRef)
 
 
 @dataclass
@@ -162,9 +179,11 @@ class FunctionSummary:
     keyword_params: tuple | None = None
     context_manager: bool = False  # decorated with contextlib.contextmanager
     blocks: list[Block] = field(default_factory=list)
-    # (the `if` arm, the `else`/`elif` arm) of such forks: a break in one arm that ends the
-    # frame hides nothing in the other (loop_skips)
+    # (the `if` arm, the `else`/`elif` arm) of each `if` with both, and (an arm that returns,
+    # the code after the `if`): a break in one that ends the frame hides nothing in the other
     forks: list[tuple[Arm, Arm]] = field(default_factory=list)
+    held_methods: list[Held] = field(default_factory=list)
+    passes_to_parameter: bool = False  # calls a parameter, passing it functions (`subproblem(x, closure)`)
     comprehensions: list[Comprehension] = field(default_factory=list)
     # What it may return that is a member of a str Enum, and what it may store in `self.name`
     # that is one (FileAnalyzer.member_sources, no method asked yet)
@@ -184,6 +203,7 @@ class ClassSummary:
     # self.attr = factory(...) / self.attr = some_function: what calling `self.attr` may run
     attr_callables: dict[str, frozenset] = field(default_factory=dict)  # frozenset[CallRef]
     optional_keys: bool = False  # a TypedDict declared with `total=False`
+    abstract: bool = False  # an ABC with an abstract method of its own: never instantiated itself
     # self.attr = <an object of unknown class> (a parameter, a call's result): calling
     # `self.attr(...)` runs some class's `__call__`
     object_attrs: frozenset = frozenset()

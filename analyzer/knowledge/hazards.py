@@ -17,6 +17,8 @@ STEP_UNSUPPORTED = "step_unsupported"
 SKIPPED = GraphBreak("GB0007", "Attempted to call function marked as skipped")
 INLINE_SKIPPED = GraphBreak("GB0008", "Attempted to inline function marked as skipped")
 RNN_MODULE = GraphBreak("GB0014", "Attempted to wrap RNN, GRU, or LSTM")
+# Dynamo refuses to wrap an instance of these (`isinstance`, so subclasses too); nn.RNNBase alone it wraps.
+RNN_MODULE_CLASSES = frozenset({"torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN"})
 GRAPH_BREAK_CALL = GraphBreak("GB0025", "Call to `torch._dynamo.graph_break()`")
 DATA_DEPENDENT_OP = GraphBreak("GB0033", "Data dependent operator")
 DYNAMIC_SHAPE_OP = GraphBreak("GB0036", "Dynamic shape operator")

@@ -3,7 +3,6 @@ import libcst as cst
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules.base import Example, Rule
 
-_RNN_MODULES = frozenset({"torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN"})
 
 
 class RnnModuleCall(Rule):
@@ -70,7 +69,7 @@ class RnnModuleCall(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         built = self._built_from(node.func)
-        if built in _RNN_MODULES:
+        if built in hazards.RNN_MODULE_CLASSES:
             self.report(node, f"`{built.removeprefix('torch.nn.')}` modules are not traced by Dynamo; the graph "
                               f"breaks here and the RNN runs eagerly")
 

@@ -1,10 +1,9 @@
 import libcst as cst
 
+from tclint.analyzer import call_refs as refs
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules.base import Example, Rule
 
-# Dynamo refuses to wrap an instance of these (`isinstance`, so subclasses too); nn.RNNBase alone it wraps.
-_RNN_CLASSES = frozenset({"torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN"})
 _NESTED_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp,
                   cst.GeneratorExp)
 
@@ -14,7 +13,9 @@ class RnnSubclassSelf(Rule):
     ## What it does
     Flags, in a method of a subclass of `nn.LSTM`, `nn.GRU` or `nn.RNN` reached from a
     compiled region, the first statement that reads `self` (an attribute, a method,
-    `super()`), on each path through the method.
+    `super()`), on each path through the method. So too in a method of an abstract base over
+    `nn.RNNBase` whose concrete subclasses in the project all derive from one of the three
+    (`self` is then always one); a plain `nn.RNNBase` subclass is traced.
 
     ## Why is this bad?
     Dynamo does not wrap recurrent modules (`torch._dynamo.config.allow_rnn` is off by
@@ -50,6 +51,13 @@ class RnnSubclassSelf(Rule):
                 def forward(self, x):
                     return super().forward(x)[0] * self.hidden_size
         """, call="torch.compile(Cell(3, 4))(torch.randn(2, 3))"),
+        Example("""
+            import torch
+            from torch import nn
+            class Packed(nn.RNNBase):
+                def forward(self, x):
+                    return x * self.hidden_size
+        """, call="torch.compile(Packed('LSTM', 3, 4))(torch.randn(2, 3))"),
     ]
     INVALID = [
         Example("""
@@ -73,12 +81,35 @@ class RnnSubclassSelf(Rule):
                     out, _ = super().forward(x)
                     return out
         """, call="torch.compile(ZeroLengthLSTM(3, 4))(torch.randn(2, 3), torch.tensor([0, 0]))"),
+        Example("""
+            import torch
+            from abc import ABC, abstractmethod
+            from torch import nn
+            class ZeroLength(ABC, nn.RNNBase):
+                @abstractmethod
+                def init_hidden(self, x):
+                    pass
+                def forward(self, x, lengths):
+                    if lengths.max() == 0:
+                        return self.init_hidden(x)
+                    out, _ = super().forward(x)
+                    return out
+            class ZeroLengthGRU(ZeroLength, nn.GRU):
+                def init_hidden(self, x):
+                    return x.new_zeros(self.num_layers, x.size(0), self.hidden_size)
+        """, call="torch.compile(ZeroLengthGRU(3, 4, batch_first=True))(torch.randn(2, 5, 3), torch.tensor([5, 2]))"),
     ]
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         fn = self.facts.function
-        if fn is None or fn.node is not node or fn.class_scope is None or fn.self_name is None \
-                or not _RNN_CLASSES & set(fn.class_scope.bases):
+        if fn is None or fn.node is not node or fn.class_scope is None or fn.self_name is None:
+            return
+        bases = set(fn.class_scope.bases)
+        if hazards.RNN_MODULE_CLASSES & bases:
+            condition = None
+        elif "torch.nn.RNNBase" in bases:  # an abstract base of LSTM/GRU subclasses: the project says
+            condition = frozenset((refs.RnnOnly(fn.class_scope.key),))
+        else:
             return
         reads = _SelfReads(fn.self_name)
         node.body.visit(reads)
@@ -86,7 +117,7 @@ class RnnSubclassSelf(Rule):
             return  # a closure over `self` makes it a cell of the frame: not checked under Dynamo
         reads, _ = _first_reads(node.body.body, fn.self_name)
         for read in reads:
-            self.report(read, ends_frame=True)
+            self.report(read, ends_frame=True, condition=condition)
 
 
 def _first_reads(statements, self_name: str) -> tuple[list[cst.CSTNode], bool]:
