@@ -8,8 +8,10 @@ frames of their own). So does a call that breaks, passed such a method (`g(x, sf
 Checked under torch 2.13: a break of the frame's own (`print`, a tensor `if`, `.item()`)
 or in a callee fails so while the method is read later; it resumes when the method is not
 read again (a read in a loop that ended before the break is no use), when it is bound from
-a parameter (`sf.closure` with `sf` passed in), when the object itself is passed, and for a
-closure (`def c(v)`). An nn.Module built in the frame fails the same way. A break inside a
+a parameter (`sf.closure` with `sf` passed in), when the object itself is passed, for a
+closure (`def c(v)`), for a property's value, and when the class's `__init__` breaks (the
+object is built eagerly, an input of the resumed frame). An nn.Module built in the frame
+fails the same way. A break inside a
 loop or `try` body ends the frame anyway, and a method called at once on such an object is
 rule TC225's (resume_breaks).
 """
@@ -21,6 +23,7 @@ import libcst as cst
 
 from tclint.analyzer.knowledge.hazards import RECONSTRUCTION_FAILURE
 from tclint.analyzer.loop_skips import Breaking, FunctionFindings, apart, is_break
+from tclint.analyzer.resume_breaks import built_eagerly
 from tclint.analyzer.summary import Held
 
 HELD_METHOD_BREAK = "TC249"
@@ -66,7 +69,7 @@ def add_held_method_breaks(index, found: dict[str, FunctionFindings], enabled: C
         fn = index.functions[key][1]
         if not fn.held_methods or not enabled(HELD_METHOD_BREAK, key):
             continue
-        held = _held_spans(index, fn.held_methods)
+        held = _held_spans(index, fn.held_methods, breaks.any)
         if not held:
             continue
         stops = [(d.span, False) for d, in_loop in ff.own if not in_loop and is_break(d)]
@@ -87,14 +90,13 @@ def add_held_method_breaks(index, found: dict[str, FunctionFindings], enabled: C
             break
 
 
-def _held_spans(index, records: list[Held]) -> list[tuple[str, int, int]]:
+def _held_spans(index, records: list[Held], breaking: set[str]) -> list[tuple[str, int, int]]:
     """(name, bound at line, read at line) for each read whose last binding before it holds a
     method of a project class."""
     bindings: dict[str, list[tuple[int, bool]]] = {}
     for h in records:
         if h.binds:
-            bindings.setdefault(h.name, []).append((h.span.line, bool(index.resolve_ref(h.method))
-                                                    if h.method is not None else False))
+            bindings.setdefault(h.name, []).append((h.span.line, _is_method(index, h.method, breaking)))
     out = []
     for h in records:
         if h.binds:
@@ -103,6 +105,14 @@ def _held_spans(index, records: list[Held]) -> list[tuple[str, int, int]]:
         if before and max(before)[1]:
             out.append((h.name, max(before)[0], h.span.line))
     return out
+
+
+def _is_method(index, ref, breaking: set[str]) -> bool:
+    """A method (not a property) of an object Dynamo builds: one whose `__init__` breaks is
+    built eagerly, and the resumed frame gets it as an input it can rebuild from."""
+    keys = index.resolve_ref(ref) if ref is not None else ()
+    return bool(keys) and not any(index.functions[k][1].is_property for k in keys) \
+        and not built_eagerly(index, ref, breaking)
 
 
 def _held_at(held, ff: FunctionFindings, line: int, call: bool) -> str | None:

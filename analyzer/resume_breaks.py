@@ -50,7 +50,7 @@ def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], e
             # on what it is passed in turn (`closure`), which a call of a parameter never tells
             built = site.built_here or (isinstance(site.ref, ReturnedMethod) and not site.ref.stored
                                         and not reads_call_sites(site.ref) and index.built_by(site.ref.call))
-            if built and enabled(REBUILT_OBJECT_CALL, key) and not _built_eagerly(index, site.ref, breaking):
+            if built and enabled(REBUILT_OBJECT_CALL, key) and not built_eagerly(index, site.ref, breaking):
                 plain = [c for c in callees if _plain_class_method(index, c)]
                 if plain:
                     name = index.short_name(plain[0])
@@ -76,7 +76,7 @@ def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], e
         _flag_super_inits(index, found, init, causes[init], enabled, make)
 
 
-def _built_eagerly(index: ProjectIndex, ref, breaking: set[str]) -> bool:
+def built_eagerly(index: ProjectIndex, ref, breaking: set[str]) -> bool:
     """`s = S(); s.run(x)` where `S.__init__` breaks: Dynamo runs the construction eagerly and
     resumes with the object as an input of the resumed frame, which it rebuilds fine."""
     if not isinstance(ref, Method):

@@ -101,6 +101,53 @@ PROGRAMS = {
             x = x + 1
         return sf.closure(y) + x
     ''', "f(torch.ones(2))", {9, 16}),
+    "a property read, not a method held": ('''
+    import torch
+
+    class Objective:
+        def __init__(self):
+            self.k = 2
+
+        @property
+        def scale(self):
+            return self.k
+
+    def report(x, s=None):
+        print("step")
+        return x
+
+    @torch.compile
+    def f(x):
+        sf = Objective()
+        s = sf.scale
+        y = report(x, sf.scale)
+        if x.sum() > 0:
+            x = x + 1
+        return y * s + x
+    ''', "f(torch.ones(2))", {13, 21}),
+    "an object whose `__init__` breaks is built eagerly: the resumed frame rebuilds it": ('''
+    import torch
+
+    class Objective:
+        def __init__(self):
+            print("built")
+
+        def closure(self, x):
+            return x * 2
+
+    def report(x):
+        print("step")
+        return x
+
+    @torch.compile
+    def f(x):
+        sf = Objective()
+        closure = sf.closure
+        y = report(x)
+        if x.sum() > 0:
+            x = x + 1
+        return closure(y) + x
+    ''', "f(torch.ones(2))", {6, 12, 20}),
     "read only in the other arm of the `if` whose arm breaks": (OBJECTIVE + '''
     @torch.compile
     def f(x, flag=True):
