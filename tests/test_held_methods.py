@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from dynamo_oracle import ask
+from break_lines import dynamo_verdicts, flagged_lines
 from tclint.analyzer import api
 
 OBJECTIVE = '''
@@ -164,14 +164,10 @@ PROGRAMS = {
 }
 
 
-def _flagged(source: str) -> set[int]:
-    return {d.span.line for d in api.lint_source(textwrap.dedent(source), "prog.py") if d.gb_type}
-
-
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_tclint_flags_the_lines_dynamo_reports(name):
     source, _call, lines = PROGRAMS[name]
-    assert _flagged(source) == lines
+    assert flagged_lines(source) == lines
 
 
 def test_the_finding_names_the_method_and_what_it_hides():
@@ -185,11 +181,7 @@ def test_the_finding_names_the_method_and_what_it_hides():
 @pytest.mark.dynamo
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
 def test_dynamo_reports_those_lines():
-    cases = [{"id": name, "source": textwrap.dedent(src), "call": call} for name, (src, call, _) in PROGRAMS.items()]
-    verdicts = ask(cases)
-    for name, (_src, _call, lines) in PROGRAMS.items():
-        assert verdicts[name]["error"] is None, name
-        assert {line for _, line in verdicts[name]["breaks"]} == lines, (name, verdicts[name]["breaks"])
+    verdicts = dynamo_verdicts(PROGRAMS)
     failed = {name for name, v in verdicts.items() if any(gb == "Reconstruction failure" for gb, _ in v["breaks"])}
     assert failed == {"a break of the frame's own while the method is read later", "a call that breaks, passed the method",
                       "a call that breaks while a local holds the method", "an nn.Module built in the frame too"}

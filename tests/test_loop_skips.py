@@ -12,6 +12,7 @@ import textwrap
 
 import pytest
 
+from break_lines import flagged_lines
 from dynamo_oracle import ask
 from tclint.analyzer import api
 
@@ -204,14 +205,10 @@ ARMS_CALLS = {"dense": ("f([torch.randn(3), torch.randn(3)], False)", [11]),
               "sparse": ("f([torch.randn(3), torch.randn(3)], True)", [9])}
 
 
-def _flagged(source: str) -> set[int]:
-    return {d.span.line for d in api.lint_source(textwrap.dedent(source), "prog.py") if d.gb_type}
-
-
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_tclint_flags_the_lines_dynamo_breaks_on(name):
     source, _call, lines = PROGRAMS[name]
-    assert _flagged(source) == lines
+    assert flagged_lines(source) == lines
 
 
 def test_the_loop_break_says_what_it_hides():
@@ -222,7 +219,7 @@ def test_the_loop_break_says_what_it_hides():
 
 
 def test_a_break_in_one_arm_of_an_if_hides_nothing_in_the_other_arm():
-    assert _flagged(ARMS) == {9, 11}
+    assert flagged_lines(ARMS) == {9, 11}
 
 
 @pytest.mark.dynamo

@@ -15,7 +15,7 @@ import textwrap
 
 import pytest
 
-from dynamo_oracle import ask
+from break_lines import dynamo_verdicts, flagged_lines
 from tclint.analyzer import api
 
 PROGRAMS = {
@@ -312,14 +312,10 @@ PROGRAMS = {
 }
 
 
-def _flagged(source: str) -> set[int]:
-    return {d.span.line for d in api.lint_source(textwrap.dedent(source), "prog.py") if d.gb_type}
-
-
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_tclint_flags_the_lines_dynamo_reports(name):
     source, _call, lines = PROGRAMS[name]
-    assert _flagged(source) == lines
+    assert flagged_lines(source) == lines
 
 
 def test_the_finding_names_the_break_and_what_runs_eagerly():
@@ -341,11 +337,7 @@ def test_in_a_loop_the_finding_is_on_the_checkpoint_and_names_the_block():
 @pytest.mark.dynamo
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
 def test_dynamo_reports_those_lines():
-    cases = [{"id": name, "source": textwrap.dedent(src), "call": call} for name, (src, call, _) in PROGRAMS.items()]
-    verdicts = ask(cases)
-    for name, (_src, _call, lines) in PROGRAMS.items():
-        assert verdicts[name]["error"] is None, name
-        assert {line for _, line in verdicts[name]["breaks"]} == lines, (name, verdicts[name]["breaks"])
+    verdicts = dynamo_verdicts(PROGRAMS)
     assert sorted(verdicts["in a for loop, Dynamo compiles up to the loop"]["breaks"]) == [
         ["Failed to trace builtin operator", 10], ["step_unsupported", 8]]
 
