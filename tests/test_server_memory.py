@@ -102,8 +102,8 @@ def test_memory_is_flat_under_open_edit_close_churn(tmp_path):
     """Rounds of opening a real-sized file, typing into it and closing it: once two rounds
     warmed the server up (the first grows it by up to 6 MB: caches, lazily built tables),
     the three later rounds must not keep adding to what it holds. (With the leak, each
-    round of 2,000 edits added 3.5 MB, over 10 MB in three; the bound leaves room for the
-    allocator's one-off steps, up to 4 MB on a loaded machine.)"""
+    round of 2,000 edits added 3.5 MB, over 10 MB in three. The allocator takes one-off
+    steps, up to 6 MB on a loaded machine, but not in every round: a leak grows each one.)"""
     text = "".join(p.read_text() for p in sorted((ROOT / "examples").rglob("*.py")))[:20_000]
     text = text[:text.rfind("\n") + 1]
     lines = text.count("\n")
@@ -128,4 +128,6 @@ def test_memory_is_flat_under_open_edit_close_churn(tmp_path):
             time.sleep(1)
             rss.append(rss_kb(server.proc.pid) / 1024)
         assert server.stop() == 0
-    assert max(rss[2:]) - rss[1] < 6, [round(r, 1) for r in rss]
+    later = [round(r, 1) for r in rss]
+    assert max(rss[2:]) - rss[1] < 8, later
+    assert min(b - a for a, b in zip(rss[1:], rss[2:])) < 1.5, later  # some round held steady
