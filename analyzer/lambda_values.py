@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from tclint.analyzer.kind_codes import STATIC, UNKNOWN
+
 if TYPE_CHECKING:
     from tclint.analyzer.tensor_facts import FunctionScope, Facts
 
-UNKNOWN = 0  # tensor_facts.UNKNOWN, repeated to keep the import one way
-STATIC = 1  # tensor_facts.STATIC
 
 
 class LambdaNames:

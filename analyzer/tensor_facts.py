@@ -15,19 +15,10 @@ import libcst as cst
 
 from tclint.analyzer import call_refs as refs
 from tclint.analyzer.knowledge import tensor_api as api
+from tclint.analyzer.kind_codes import BOOL_TENSOR, INPUT, MODULE, NDARRAY, STATIC, TENSOR, UNKNOWN
 from tclint.analyzer.lambda_values import LambdaNames
 from tclint.analyzer.names import ImportTable, dotted_name
 from tclint.analyzer.values import Kind, Record, Value, build
-
-UNKNOWN = 0
-STATIC = 1  # a Python value Dynamo specializes on: shapes, dtypes, config, constants
-TENSOR = 2
-BOOL_TENSOR = 3  # a tensor known to hold booleans (a mask)
-MODULE = 4  # an nn.Module instance
-INPUT = 5  # an un-annotated input of a compiled function: almost always a tensor
-# A NumPy value computed in compiled code: Dynamo traces NumPy calls as tensor ops, so its
-# truth is data (branching on it breaks) while sizes built from it trace fine.
-NDARRAY = 6
 
 TENSORS = (TENSOR, BOOL_TENSOR, INPUT)
 # Annotations that declare a tensor (as qualified names)
