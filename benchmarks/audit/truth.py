@@ -54,6 +54,8 @@ STUDIED = {
     "torch_struct", "kmeans_pytorch", "torch_kmeans", "sparsemax", "en_transformer",
     "taylor_series_linear_attention", "soft_moe_pytorch", "compressive_transformer_pytorch", "mogrifier",
     "sinkhorn_transformer", "MEGABYTE_pytorch", "torchlayers", "pytorch_lamb",
+    "torchlibrosa", "adamp", "charformer_pytorch", "flowtorch", "bayesian_torch", "torchcfm", "pfrl",
+    "torchist", "torchkde", "torch_pca", "torchinterp1d",
 }
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>.+)$')
 _WRAPPERS = ("Encountered graph break when attempting to trace", "Failed to handle graph break gracefully",
