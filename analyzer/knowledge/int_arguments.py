@@ -47,6 +47,14 @@ FUNCTIONS: dict[str, NumberParams] = {
                     NumberParams((), ("beta", "alpha"))),
 }
 
+# Torch functions that build a tensor from Python numbers: their result is a tensor, so
+# arithmetic on it is no number (`high=n - torch.randint(0, 3, (1,))[0]` breaks).
+CONSTRUCTORS = frozenset((
+    "torch.arange", "torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn", "torch.randint",
+    "torch.randperm", "torch.eye", "torch.linspace", "torch.logspace", "torch.full", "torch.tensor",
+    "torch.as_tensor",
+))
+
 # Tensor methods, by name (the receiver must be a tensor or look like one).
 METHODS: dict[str, NumberParams] = {
     **dict.fromkeys(("view", "reshape", "expand", "repeat"), NumberParams(None, ("size", "shape", "sizes"))),

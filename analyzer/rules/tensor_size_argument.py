@@ -1,7 +1,7 @@
 import libcst as cst
 
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.knowledge.int_arguments import FUNCTIONS, METHODS, NumberParams
+from tclint.analyzer.knowledge.int_arguments import CONSTRUCTORS, FUNCTIONS, METHODS, NumberParams
 from tclint.analyzer.rules._support import BoundNames, keyword, method_call, positional, tensor_arg
 from tclint.analyzer.rules.base import Example, Rule
 from tclint.analyzer.values import Kind
@@ -119,6 +119,14 @@ class TensorSizeArgument(Rule):
         Example("""
             import torch
             @torch.compile
+            def f(x):
+                width = torch.randint(0, 3, (1,))[0]
+                start = torch.randint(0, x.shape[0] - width, (1,))
+                return x + start
+        """, call="f(torch.randn(8))"),
+        Example("""
+            import torch
+            @torch.compile
             def f(stats, g):
                 stats = stats.clone()
                 stats.addmm_(g, g.t(), beta=g.norm())
@@ -162,7 +170,8 @@ class TensorSizeArgument(Rule):
     def _number_arithmetic(self, expr: cst.BaseExpression, names: set[str]) -> bool:
         """True when no part of `expr` is a known tensor: arithmetic on inputs (which are
         often sizes), Python numbers, and torch functions of those (`torch.div(n, 2)`,
-        which Dynamo computes as a number)."""
+        which Dynamo computes as a number), but not a tensor built from numbers
+        (`torch.randint(0, 3, (1,))[0]`), which Dynamo must read."""
         if isinstance(expr, cst.Name):
             return expr.value in names or self.facts.tensor_condition(expr) is None
         if isinstance(expr, cst.Subscript):
@@ -171,7 +180,10 @@ class TensorSizeArgument(Rule):
             return self._number_arithmetic(expr.left, names) and self._number_arithmetic(expr.right, names)
         if isinstance(expr, cst.UnaryOperation):
             return self._number_arithmetic(expr.expression, names)
-        if isinstance(expr, cst.Call) and (self.facts.qualname(expr.func) or "").startswith("torch."):
+        qual = self.facts.qualname(expr.func) if isinstance(expr, cst.Call) else None
+        if qual in CONSTRUCTORS:
+            return False
+        if qual is not None and qual.startswith("torch."):
             return all(self._number_arithmetic(a.value, names) for a in expr.args)
         return self.facts.tensor_condition(expr) is None
 
