@@ -16,10 +16,9 @@ unresumable blocks, loop skips) run over every function as before, since they re
 whole region's breaks.
 
 For the check, each function keeps the answers about values its summary asks for (none for
-most: no "am I compiling" arm, no condition on what a value is). While none of them was
-dropped since (KeptValues.dropped, its generation), and the run keeps the last one's answers
-of whether a parameter is left falsy where it asks one, the same summary, the same codes and the
-same kept callee list are all that can change its inputs, and the check is a few identity
+most: no "am I compiling" arm, no parameter left falsy, no condition on what a value is).
+While none of them was dropped since (KeptValues.dropped, its generation), the same summary,
+the same codes and the same kept callee list are all that can change its inputs, and the check is a few identity
 tests instead of building the inputs again (12,000 functions on transformers' models). Which functions call which, for
 the passes that spread breaks up the call graph (loop_skips.Breaking), is kept too, and
 brought up to date only for the functions whose calls were made again.
@@ -99,29 +98,23 @@ class KeptFindings:
 
 def _questions(index, fn) -> tuple | None:
     """(the generation of the kept answers, the answers `fn`'s candidates and call sites ask
-    for, the run's answers of whether a parameter is left falsy where it asks one: they stand
-    while a later run keeps that very dict (ProjectIndex.keep_falsy_answers))."""
+    for: "am I compiling", is a parameter left falsy, what makes a condition true)."""
     values = getattr(index, "values", None)
     if values is None:
         return None
     asked = set()
-    falsy = None
     for unless, condition in [(cand.unless, cand.condition) for cand in fn.candidates] + [
             (site.unless, None) for site in fn.calls]:
         for ref in unless or ():
-            if isinstance(ref, LeftFalsy):
-                falsy = index.falsy_answers()
-            else:
-                asked.add(("compiling", ref))
+            asked.add(("falsy" if isinstance(ref, LeftFalsy) else "compiling", ref))
         if condition is not None:
             asked.add(("sources", condition))
-    return values.generation, frozenset(asked), falsy
+    return values.generation, frozenset(asked)
 
 
 def _answers_stand(index, questions: tuple) -> bool:
     values = index.values
-    return (questions[0] == values.generation and (not questions[1] or questions[1].isdisjoint(values.dropped))
-            and (questions[2] is None or questions[2] is index.falsy_answers()))
+    return questions[0] == values.generation and (not questions[1] or questions[1].isdisjoint(values.dropped))
 
 
 def _same(kept: tuple, now: tuple) -> bool:

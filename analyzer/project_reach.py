@@ -37,7 +37,6 @@ class KeptReach(regions.Walk):
         self._edges: dict[str, tuple] = {}
         self._special: dict[str, tuple] = {}  # key -> (summary, indexes of such sites)
         self._index: regions.ProjectIndex | None = None  # the last walk's, for its callers map
-        self._last: regions.ProjectIndex | None = None  # the run before, where this run has its callers map
         self._calls: dict[str, list] = {}  # key -> its traced calls (Walk.calls), while its edge stands
         self._counts: dict[str, dict] = {}  # key -> its candidates per position (Walk.candidates), likewise
         # (the last run's region, the keys whose chain may differ from theirs in it), where
@@ -52,7 +51,6 @@ class KeptReach(regions.Walk):
     def reach(self, index: regions.ProjectIndex, roots: list[regions.Root]) -> dict:
         """regions.reach(index, roots): the last one's where nothing it read changed, else
         walked over the kept calls of the functions whose edges stand."""
-        self._last = None
         self.moved = None
         in_graph = {key for fs in index.files for ref in fs.in_graph for key in regions._compile_targets(index, ref)}
         absent = [r.function for r in roots if r.function not in index.functions]
@@ -99,15 +97,7 @@ class KeptReach(regions.Walk):
         last = self._index
         if last is not None and last._callers_map is not None and last.reached == set(self._reached):
             index._callers_map = last._callers_map
-            self._last = last
         self._index = index
-
-    def region_found(self, index: regions.ProjectIndex) -> None:
-        """The run's region and roots are set on `index`: it keeps the last run's answers of
-        whether a parameter is left falsy, where they hold (ProjectIndex.keep_falsy_answers)."""
-        if self._last is not None:
-            index.keep_falsy_answers(self._last)
-            self._last = None
 
     def _edge(self, index: regions.ProjectIndex, key: str) -> tuple:
         fn = index.functions[key][1]
@@ -136,9 +126,8 @@ class KeptReach(regions.Walk):
         if last is None or last._callers_map is None or last.reached != region.keys():
             return
         changed = gone.keys() | set(came)
-        if not changed:  # the same region and calls: the very map (ProjectIndex.keep_falsy_answers)
+        if not changed:  # the same region and calls: the very map (KeptValues compares it by identity)
             index._callers_map = last._callers_map
-            self._last = last
             return
         added: dict[str, list] = {}
         for key in sorted(came):

@@ -46,6 +46,7 @@ class TrackedIndex(ProjectIndex):
         if values is not None:
             self._returns, self._attributes = values.caches["returns"], values.caches["attributes"]
             self._compiling, self._sources = values.caches["compiling"], values.caches["sources"]
+            self._falsy_kept = values.caches["falsy"]
         else:
             self._sources = {}
         self._module_classes: dict[str, bool] = names.get("module_classes", {})
@@ -294,10 +295,17 @@ class TrackedIndex(ProjectIndex):
     def root_keys(self, keys: set[str]) -> None:
         self._roots = keys
 
-    def falsy_answers(self) -> dict:
-        # Inside an answer being worked out none is reused, so that its reads of the roots and
-        # callers are noted; nor is the run's own set replaced (kept findings hold on to it).
-        return {} if self._frames else super().falsy_answers()
+    def _left_falsy_in_region(self, ref) -> bool:
+        # Kept between runs with the roots and callers it read: a root added elsewhere keeps
+        # the answers about the parameters of functions whose callers stay.
+        if self.values is None or self.reached is None:
+            return super()._left_falsy_in_region(ref)
+
+        def compute() -> bool:
+            found = self._falsy_kept[ref] = self._left_falsy(ref)
+            return found
+
+        return self._cached("falsy", self._falsy_kept, ref, compute)
 
     def _note_root(self, key: str) -> None:
         self._frames[-1].add(("root", key))

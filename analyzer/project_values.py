@@ -2,8 +2,9 @@
 read stands.
 
 Whether a function returns a tensor, a class stores one, a call is an "am I compiling"
-predicate, and what makes a finding's condition true (ProjectIndex.returns_tensor,
-_attribute_source, _is_compiling, tensor_source) read function bodies as well as names: what
+predicate, whether every compiled caller leaves a parameter falsy, and what makes a finding's
+condition true (ProjectIndex.returns_tensor, _attribute_source, _is_compiling, _left_falsy,
+tensor_source) read function bodies as well as names: what
 functions return, what their compiled callers pass, what classes store. On transformers'
 models they were a fifth of a name-changing edit's project phase. TrackedIndex records what
 each answer read, as it does for name resolutions (a key looked up reads its module, so an
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from tclint.analyzer.project_reads import Groups
 
-CACHES = ("returns", "attributes", "compiling", "sources")
+CACHES = ("returns", "attributes", "compiling", "sources", "falsy")
 
 
 class KeptValues:

@@ -528,27 +528,15 @@ class ProjectIndex:
 
     def _left_falsy_in_region(self, ref: LeftFalsy) -> bool:
         """_left_falsy(ref), worked out once per compiled region and set of roots: the reach,
-        the findings loop and the passes each ask it of the same sites. (A TrackedIndex gives
-        a new view of its roots while it notes reads, so none is reused unnoted there.)"""
-        answers = self.falsy_answers()
+        the findings loop and the passes each ask it of the same sites. (A TrackedIndex keeps
+        them between runs, with the roots and callers each read: project_reads.)"""
+        reached, roots, answers = self._falsy
+        if reached is not self.reached or roots is not self.root_keys:
+            reached, roots, answers = self._falsy = (self.reached, self.root_keys, {})
         found = answers.get(ref)
         if found is None:
             found = answers[ref] = self._left_falsy(ref)
         return found
-
-    def falsy_answers(self) -> dict:
-        """The answers of _left_falsy for the compiled region and roots set now."""
-        reached, roots, answers = self._falsy
-        if reached is not self.reached or roots is not self.root_keys:
-            reached, roots, answers = self._falsy = (self.reached, self.root_keys, {})
-        return answers
-
-    def keep_falsy_answers(self, last: "ProjectIndex") -> None:
-        """The answers of _left_falsy of the `last` run's index, where they hold: they read
-        only the roots and the callers map, and this index has the last one's (built over the
-        same region and call sites: project_reach.KeptReach) and the same roots."""
-        if self._callers_map is not None and self._callers_map is last._callers_map and self.root_keys == last.root_keys:
-            self._falsy = (self.reached, self.root_keys, last.falsy_answers())
 
     def _left_falsy(self, ref: LeftFalsy, _active: set | None = None) -> bool:
         """Every compiled caller leaves the parameter falsy (None, for `ref.none`): leaves it

@@ -109,7 +109,6 @@ class Resolutions:
 
     def region_found(self, index: TrackedIndex) -> None:
         """The run's compiled region and roots are set on `index`: see KeptValues.region_found."""
-        self.region.region_found(index)
         self.findings.moved = self.region.moved
         self.values.region_found(index)
         self.arg_receivers.found(index)

@@ -240,7 +240,8 @@ def _values_differ(kept: Resolutions, summaries) -> list[str]:
     fresh.reached = set(regions.reach(fresh, roots))
     fresh.root_keys = {r.function for r in roots}
     ask = {"returns": fresh.returns_tensor, "attributes": lambda ref: fresh._attribute_source(ref, set()),
-           "compiling": lambda ref: fresh._is_compiling(ref, set()), "sources": fresh.tensor_source}
+           "compiling": lambda ref: fresh._is_compiling(ref, set()), "sources": fresh.tensor_source,
+           "falsy": fresh._left_falsy}
     return [f"{cache}[{key!r}] = {value!r}, fresh: {ask[cache](key)!r}"
             for cache, kept_values in kept.values.caches.items() for key, value in list(kept_values.items())
             if ask[cache](key) != value]
@@ -523,6 +524,43 @@ def test_whether_every_compiled_caller_leaves_a_parameter_falsy_is_kept_only_whi
         assert found == project_diagnostics(files, Settings(), Resolutions())
         items.append([d.line for d in found if d.code == "TC102"])
     assert items == [[], [], [6], [], []]
+
+
+ELSEWHERE_ROOT = "import torch\n\n\ndef other(x):\n    return x + 1\n"
+
+
+def test_a_root_added_elsewhere_keeps_the_answer_a_root_that_reads_it_changes(monkeypatch):
+    """Whether every compiled caller leaves `mask` None reads `step`'s callers and whether
+    `step` is a root, nothing else: a root added in another file keeps the answer, not
+    worked out again; `step` compiled itself (its inputs come from outside) or a new root
+    passing the mask works it out again, and the arm is traced."""
+    worked_out = []
+    left_falsy = regions.ProjectIndex._left_falsy
+
+    def counted(index, ref, _active=None):
+        if _active is None:
+            worked_out.append(ref.function)
+        return left_falsy(index, ref, _active)
+
+    monkeypatch.setattr(regions.ProjectIndex, "_left_falsy", counted)
+    kept = Resolutions()
+    run = summarize_source(RUN.format(args="x"), "/p/run.py", "run")
+    compiled_other = ELSEWHERE_ROOT.replace("def other", "@torch.compile\ndef other")
+    passing = compiled_other.replace("import torch\n", "import torch\nfrom step import step\n").replace(
+        "x + 1", "step(x, x)")
+    states = [(STEP, ELSEWHERE_ROOT), (STEP, compiled_other), (STEP.replace("def step", "@torch.compile\ndef step"),
+                                                                compiled_other), (STEP, passing), (STEP, ELSEWHERE_ROOT)]
+    lines, counts = [], []
+    for step_text, other_text in states:
+        files = [summarize_source(step_text, "/p/step.py", "step"), run,
+                 summarize_source(other_text, "/p/other.py", "other")]
+        del worked_out[:]
+        found = project_diagnostics(files, Settings(), kept)
+        counts.append(len(worked_out))
+        assert found == project_diagnostics(files, Settings())
+        lines.append([d.line for d in found if d.code == "TC102"])
+    assert lines == [[], [], [7], [6], []]
+    assert counts == [1, 0, 1, 1, 1]
 
 
 SHARED = "def bad(x):\n    return x.sum().item()\n\n\ndef mid(x):\n    return bad(x)\n"
