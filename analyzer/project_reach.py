@@ -19,10 +19,6 @@ from __future__ import annotations
 from operator import itemgetter
 
 from tclint.analyzer import regions
-from tclint.analyzer.call_refs import Entries, MethodPattern, ParamCallable, Returned, ReturnedMethod
-
-# call references whose candidate count reads what other functions pass or return
-_DISPATCHED = (MethodPattern, Entries, Returned, ReturnedMethod, ParamCallable)
 
 
 class KeptReach(regions.Walk):
@@ -32,10 +28,11 @@ class KeptReach(regions.Walk):
         self._in_graph: set[str] = set()
         self._absent: list[str] = []  # roots that named no function
         self._reached: dict | None = None
-        # reached key -> (its summary, its sites' callees, the (index, candidates, untraced)
-        # of each site whose candidates or arm can change without either)
+        # reached key -> (its summary, its sites' callees, whether each site in an "am I
+        # compiling" arm is untraced: that can change without either). How many candidates
+        # a site has (regions.ProjectIndex.dispatch_candidates) is its callees' count.
         self._edges: dict[str, tuple] = {}
-        self._special: dict[str, tuple] = {}  # key -> (summary, indexes of such sites)
+        self._special: dict[str, tuple] = {}  # key -> (summary, indexes of its sites in such arms)
         self._index: regions.ProjectIndex | None = None  # the last walk's, for its callers map
         self._calls: dict[str, list] = {}  # key -> its traced calls (Walk.calls), while its edge stands
         self._counts: dict[str, dict] = {}  # key -> its candidates per position (Walk.candidates), likewise
@@ -106,14 +103,8 @@ class KeptReach(regions.Walk):
     def _special_values(self, index, key: str, fn) -> tuple:
         kept = self._special.get(key)
         if kept is None or kept[0] is not fn:
-            kept = self._special[key] = (fn, tuple(i for i, site in enumerate(fn.calls)
-                                                   if site.unless or isinstance(site.ref, _DISPATCHED)))
-        out = []
-        for i in kept[1]:
-            site = fn.calls[i]
-            out.append((index.dispatch_candidates(site.ref),
-                        bool(site.unless) and index.compiling_predicate(site.unless)))
-        return tuple(out)
+            kept = self._special[key] = (fn, tuple(i for i, site in enumerate(fn.calls) if site.unless))
+        return tuple(index.compiling_predicate(fn.calls[i].unless) for i in kept[1])
 
     def _patch_callers(self, index: regions.ProjectIndex, region: dict, gone: dict[str, tuple], came: list[str]) -> None:
         """The callers map of `index` as the last run's (over `region`) with what changed
