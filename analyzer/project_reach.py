@@ -19,6 +19,7 @@ from __future__ import annotations
 from operator import itemgetter
 
 from tclint.analyzer import regions
+from tclint.analyzer.call_refs import reads_call_sites
 
 
 class KeptReach(regions.Walk):
@@ -33,6 +34,13 @@ class KeptReach(regions.Walk):
         # a site has (regions.ProjectIndex.dispatch_candidates) is its callees' count.
         self._edges: dict[str, tuple] = {}
         self._special: dict[str, tuple] = {}  # key -> (summary, indexes of its sites in such arms)
+        # reached keys whose edge their kept callee list does not settle: a site in such an
+        # arm, or one resolved from what callers pass (never kept: call_refs.reads_call_sites)
+        self._volatile: set[str] = set()
+        # (the keys of the files summarized otherwise, those whose kept callee list was
+        # dropped) since the last walk: only their edges and the volatile ones may have
+        # changed; None: any may (names worked out afresh)
+        self._since: tuple[set, set] | None = None
         self._index: regions.ProjectIndex | None = None  # the last walk's, for its callers map
         self._calls: dict[str, list] = {}  # key -> its traced calls (Walk.calls), while its edge stands
         self._counts: dict[str, dict] = {}  # key -> its candidates per position (Walk.candidates), likewise
@@ -69,12 +77,26 @@ class KeptReach(regions.Walk):
             self._patch_callers(index, last, {**{k: e for k, e in edges.items() if k not in reached}, **remade},
                                 [k for k in reached if k in remade or k not in last])
         self._special = {key: self._special[key] for key in reached}
+        self._volatile = {key for key in self._volatile if key in reached}
         for kept in (self._calls, self._counts):
             for key in [key for key in kept if key not in reached]:
                 del kept[key]
         self._roots, self._in_graph, self._absent, self._reached = list(roots), in_graph, absent, reached
         self._index = index
         return reached
+
+    def changed_since(self, replaced: list | None, callees_dropped: set[str]) -> None:
+        """What the project index made for this run changed (resolutions.Resolutions.index):
+        the (old, new) summaries `replaced`, None where it started afresh, and the functions
+        whose kept callee lists it dropped. Several indexes before a walk add up."""
+        if replaced is None or self._since is None:
+            self._since = None
+            return
+        keys, dropped = self._since
+        for old, new in replaced:
+            keys.update(old.functions)
+            keys.update(new.functions)
+        dropped |= callees_dropped
 
     def calls(self, key: str) -> list:
         found = self._calls.get(key)
@@ -104,6 +126,10 @@ class KeptReach(regions.Walk):
         kept = self._special.get(key)
         if kept is None or kept[0] is not fn:
             kept = self._special[key] = (fn, tuple(i for i, site in enumerate(fn.calls) if site.unless))
+            if kept[1] or any(reads_call_sites(site.ref) for site in fn.calls):
+                self._volatile.add(key)
+            else:
+                self._volatile.discard(key)
         return tuple(index.compiling_predicate(fn.calls[i].unless) for i in kept[1])
 
     def _patch_callers(self, index: regions.ProjectIndex, region: dict, gone: dict[str, tuple], came: list[str]) -> None:
@@ -141,10 +167,15 @@ class KeptReach(regions.Walk):
 
     def _refresh(self, index: regions.ProjectIndex) -> dict[str, tuple]:
         """Drops the kept edges and calls of the functions whose edge no longer stands (gone,
-        summarized otherwise, calling otherwise); {key: its edge} of those it dropped."""
+        summarized otherwise, calling otherwise); {key: its edge} of those it dropped. Asks
+        only of the edges that changed_since names, and the volatile ones."""
         functions = index.functions
+        since, self._since = self._since, (set(), set())
+        edges = self._edges
+        if since is not None:
+            edges = {key: edges[key] for key in (*since[0], *since[1], *self._volatile) if key in edges}
         dropped = {}
-        for key, (fn, callees, special) in self._edges.items():
+        for key, (fn, callees, special) in edges.items():
             now = functions.get(key)
             if now is not None and now[1] is not fn and now[1] == fn:
                 fn = now[1]  # a re-summarized file's function, unchanged: the same spans and sites

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from tclint.analyzer.call_refs import CallRef, reads_call_sites
+from tclint.analyzer.per_file import PerFile
 from tclint.analyzer.project_passers import Passers
 from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.summary import FileSummary
@@ -35,12 +36,13 @@ SUBCLASSES = ("subclasses",)
 
 class TrackedIndex(ProjectIndex):
     def __init__(self, files: list[FileSummary], names: dict, reads: dict[tuple, frozenset],
-                 groups: "Groups", tables: tuple | None = None, values=None):
+                 groups: "Groups", tables: tuple | None = None, values=None, passing: PerFile | None = None):
         """`reads`: entry -> the names it read, for the entries of `names`; `groups`: names
         read -> the entries that read just those (both kept between runs, filled in here). An
         entry is (cache name, its key in that cache). `tables`: see ProjectIndex. `values`:
         the answers about values kept from earlier runs, with their own reads and groups
-        (analyzer/project_values.py KeptValues)."""
+        (analyzer/project_values.py KeptValues). `passing`: each file's calls of a parameter
+        that pass it functions (parameter_passing_sites), kept between runs."""
         super().__init__(files, names, tables)
         self.values = values
         if values is not None:
@@ -56,6 +58,8 @@ class TrackedIndex(ProjectIndex):
         self._callees: dict[str, tuple] = names.get("callees", {})
         self._callee_users: dict[CallRef, set[str]] = names.get("callee_users", {})
         self._kept_passers: Passers = names.get("passers") or Passers()
+        self._passing = passing
+        self.callees_dropped: set[str] = set()  # the functions whose kept callee list forget() dropped
         self.reads = reads
         self.groups = groups
         self._frames: list[set] = []  # the names read by each entry being computed, innermost last
@@ -125,8 +129,10 @@ class TrackedIndex(ProjectIndex):
     def forget(self, entry: tuple) -> None:
         cache, key = entry
         if cache == "resolved":
-            for user in self._callee_users.pop(key, ()):
+            users = self._callee_users.pop(key, ())
+            for user in users:
                 self._callees.pop(user, None)
+            self.callees_dropped.update(users)
             self._kept_passers.forget_ref(key)
         {"resolved": self._resolved, "dotted": self._dotted, "mro": self._mro, "wrappers": self._wrappers,
          "families": self._families, "module_classes": self._module_classes,
@@ -173,6 +179,17 @@ class TrackedIndex(ProjectIndex):
         for site in fn.calls:
             self._callee_users.setdefault(site.ref, set()).add(key)
         return found
+
+    def _parameter_passing_sites(self):
+        # Kept per file: a big workspace's every function was looked at again by each index
+        # (the walk asks it of every call of a parameter it checks again).
+        if self._passing is None:
+            return super()._parameter_passing_sites()
+        if self._frames:
+            self._note_everything()
+        functions = self._plain[1]
+        return [site for fs in self.files for key, fn, sites in self._passing.of(fs) if functions[key][1] is fn
+                for site in sites]
 
     def _sites_passing_functions(self):
         """Kept between runs (analyzer/project_passers.py). Which sites pass functions reads
@@ -404,3 +421,15 @@ class _Reads:
     def __len__(self) -> int:
         self._all()
         return len(self._d)
+
+
+def parameter_passing_sites(fs: FileSummary) -> list[tuple[str, Any, list]]:
+    """[(function key, its summary, its calls of a parameter that pass it functions)] of `fs`,
+    in order (ProjectIndex._parameter_passing_sites keeps those of the functions it claims)."""
+    out = []
+    for key, fn in fs.functions.items():
+        if fn.passes_to_parameter:
+            sites = [site for site in fn.calls if site.callables and reads_call_sites(site.ref)]
+            if sites:
+                out.append((key, fn, sites))
+    return out

@@ -369,8 +369,7 @@ class ProjectIndex:
         each other (twice over: `closure(x)` in what `subproblem` runs)."""
         if self._late_passers is None:
             self._late_passers = {}
-            sites = [site for _, fn in self.functions.values() if fn.passes_to_parameter for site in fn.calls
-                     if site.callables and reads_call_sites(site.ref)]
+            sites = self._parameter_passing_sites()
             for _ in range(2 if sites else 0):
                 self._param_callables.clear()  # resolved from the sites known so far
                 for site in sites:
@@ -380,6 +379,11 @@ class ProjectIndex:
                             passers.append(site)
             self._param_callables.clear()
         return self._late_passers
+
+    def _parameter_passing_sites(self) -> list[CallSite]:
+        """The calls of a parameter that pass it functions, in the order of the functions."""
+        return [site for _, fn in self.functions.values() if fn.passes_to_parameter for site in fn.calls
+                if site.callables and reads_call_sites(site.ref)]
 
     def returned_callables(self, key: str, _active: set | None = None) -> set[str]:
         """What a value returned by calling `key` runs when it is called in turn."""

@@ -26,7 +26,7 @@ from tclint.analyzer.per_file import PerFile
 from tclint.analyzer.project_effect import ArgReceivers
 from tclint.analyzer.project_findings import KeptFindings
 from tclint.analyzer.project_reach import KeptReach
-from tclint.analyzer.project_reads import EVERYTHING, NAME, SUBCLASSES, Groups, TrackedIndex
+from tclint.analyzer.project_reads import EVERYTHING, NAME, SUBCLASSES, Groups, TrackedIndex, parameter_passing_sites
 from tclint.analyzer.project_tables import KeyTables
 from tclint.analyzer.project_values import KeptValues
 from tclint.analyzer.summary import FileSummary
@@ -53,6 +53,7 @@ class Resolutions:
         self.findings = KeptFindings()  # each reached function's own findings, kept while what they read stands
         self.arg_receivers = ArgReceivers()
         self.patched = PerFile(FileSummary.patched_functions)  # for project._dynamo_config
+        self.passing = PerFile(parameter_passing_sites)  # for TrackedIndex._parameter_passing_sites
         self._unframed: set = set()  # what the last index read outside its entries (TrackedIndex.unframed)
 
     def index(self, files: list[FileSummary]) -> TrackedIndex:
@@ -83,22 +84,24 @@ class Resolutions:
             self.names, self.reads, self.groups = {}, {}, Groups()
             self.values.reset()
             self.patched.clear()
+            self.passing.clear()
             self.arg_receivers.clear()
         elif changed:
             for name in [n for n in self.names if n not in ENTRY_CACHES + TABLES + CALLEES]:
                 del self.names[name]
         tables = self.tables.of(files, replaced, fresh)
-        index = TrackedIndex(files, self.names, self.reads, self.groups, tables, self.values)
+        index = TrackedIndex(files, self.names, self.reads, self.groups, tables, self.values, self.passing)
         dropped, dirty = 0, set()
         if changed and not fresh:
             dropped, dirty = _drop_changed(index, changed, self.reads, self.groups)
             if dropped is None:
                 self.names, self.reads, self.groups = {}, {}, Groups()
                 self.values.reset()
-                index = TrackedIndex(files, self.names, self.reads, self.groups, tables, self.values)
+                index = TrackedIndex(files, self.names, self.reads, self.groups, tables, self.values, self.passing)
         if replaced and not fresh:  # what values read of a re-summarized file is its functions' and classes' bodies too
             self.values.drop(dirty | {EVERYTHING} | touched)
         self.last = (len(files) if fresh or dropped is None else len(changed), dropped or 0)
+        self.region.changed_since(None if fresh or dropped is None else replaced, index.callees_dropped)
         self._unframed = index.unframed
         return index
 

@@ -445,6 +445,45 @@ def test_the_compiled_region_is_walked_again_only_when_what_it_read_changed():
     assert kept.region._reached is not region and "helpers.good" in kept.region._reached
 
 
+def test_an_edit_in_one_file_moves_the_calls_of_a_function_in_a_file_it_left_as_it_was():
+    """`Net.forward` calls `step`, which `steps` re-exports: rebinding it there changes what
+    forward's call runs though model.py's summary is the very same object. The walk asks
+    again of the edges of re-summarized files and of those whose kept callee lists were
+    dropped (TrackedIndex.callees_dropped), not of every edge."""
+    kept = Resolutions()
+    reexport = "from helpers import bad as step\n"
+    model = ("import torch\nfrom steps import step\n\n\nclass Net(torch.nn.Module):\n"
+             "    def forward(self, x):\n        return step(x)\n")
+    summaries = [summarize_source(HELPERS, "/p/helpers.py", "helpers"), summarize_source(reexport, "/p/steps.py", "steps"),
+                 summarize_source(model, "/p/model.py", "model")]
+    assert [d.line for d in project_diagnostics(summaries, Settings(), kept)] == [2]
+    for text, lines in ((reexport.replace("bad", "good"), []), (reexport, [2])):
+        summaries[1] = summarize_source(text, "/p/steps.py", "steps")
+        found = project_diagnostics(summaries, Settings(), kept)
+        assert found == project_diagnostics(summaries, Settings())
+        assert [d.line for d in found] == lines
+
+
+LIB = "def inner(x, closure):\n    return closure(x)\n\n\ndef bad(x):\n    return x.sum().item()\n\n\ndef good(x):\n    return x * 2\n"
+OUTER = "from lib import bad, good\n\n\ndef outer(x, sub):\n    return sub(x, bad)\n"
+RUN_OUTER = "import torch\nfrom lib import inner\nfrom outer import outer\n\n\n@torch.compile\ndef run(x):\n    return outer(x, inner)\n"
+
+
+def test_a_call_of_a_parameter_passing_a_function_follows_its_edits():
+    """`sub(x, bad)` calls a parameter (`inner`, passed by `run`) with a function: inner's
+    `closure(x)` runs `bad`. Such calls are kept per file between runs
+    (TrackedIndex._parameter_passing_sites); the one edited to pass `good` is read anew."""
+    kept = Resolutions()
+    summaries = [summarize_source(LIB, "/p/lib.py", "lib"), summarize_source(OUTER, "/p/outer.py", "outer"),
+                 summarize_source(RUN_OUTER, "/p/run.py", "run")]
+    assert [(d.path, d.line) for d in project_diagnostics(summaries, Settings(), kept)] == [("/p/lib.py", 6)]
+    for passed, lines in (("good", []), ("bad", [6])):
+        summaries[1] = summarize_source(OUTER.replace("sub(x, bad)", f"sub(x, {passed})"), "/p/outer.py", "outer")
+        found = project_diagnostics(summaries, Settings(), kept)
+        assert found == project_diagnostics(summaries, Settings())
+        assert [d.line for d in found] == lines
+
+
 RETURNS = "import torch\n\n\ndef ones(x):\n    return torch.ones(3)\n"
 BRANCH = ("import torch\nfrom returns import ones\n\n\n@torch.compile\ndef run(x):\n    if ones(x):\n"
           "        return x\n    return 0\n")
