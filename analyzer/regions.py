@@ -18,6 +18,7 @@ from tclint.analyzer.call_refs import (
     SuperMethod, TensorType, field_condition, reads_call_sites,
 )
 from tclint.analyzer.knowledge.hazards import RNN_MODULE_CLASSES
+from tclint.analyzer.knowledge.tensor_api import TENSOR_ATTRIBUTES
 from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.project_prebuilt import prebuilt_passed
 from tclint.analyzer.project_str_enums import member_source
@@ -399,7 +400,10 @@ class ProjectIndex:
         if isinstance(ref, (Returned, Entries, ParamCallable)):  # what a call returned, a function from a table
             return sorted({run for k in self.callables(ref) if (run := self._run_by_calling(k))})
         if isinstance(ref, AnyMethod):
-            for package in ("", ref.package) if ref.package else ("",):
+            # A name tensors have too (`z.conj()`) is mostly a tensor's method: another package's
+            # class of that name is a guess, followed only among the calling package's own.
+            own_only = ref.package and ref.name in TENSOR_ATTRIBUTES
+            for package in (ref.package,) if own_only else ("", ref.package) if ref.package else ("",):
                 found = self._by_name(ref.name, package)
                 if found and (len(found) <= MAX_CLASSES_BY_NAME or self._one_family(ref.name, package)
                               or self._all_modules(found)):

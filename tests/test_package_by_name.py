@@ -5,7 +5,9 @@ longer hide a package's own: where more than three classes of the project define
 are followed when few of them do. So `Runner.forward` reaches `Jump.advance` whether pkg_b
 is linted too or not; a name that only another package defines stays unfollowed. A method
 called on what a function returns, where it builds no instance (`pick(s).advance(x)`), is
-followed by name the same way."""
+followed by name the same way. A name tensors have too (`conj`, `positive`) is followed only among the
+package's own classes: on an object of unknown class it is mostly a tensor's method, and another
+package's class of that name is a guess (Dynamo does not break on `x.conj()`)."""
 from __future__ import annotations
 
 import importlib.util
@@ -22,6 +24,12 @@ STEPPERS = '''import torch
 
 class Jump:
     def advance(self, x):
+        if x.sum() > 0:
+            return x * 2
+        return x
+
+
+    def positive(self, x):
         if x.sum() > 0:
             return x * 2
         return x
@@ -46,6 +54,12 @@ class Runner(torch.nn.Module):
 
     def picked(self, x):
         return pick(self.stepper).advance(x) * 3
+
+    def flipped(self, x):
+        return self.stepper.positive(x) * 3
+
+    def conjugated(self, x):
+        return self.other.conj() * 3
 
 
 def pick(stepper):
@@ -78,6 +92,16 @@ class Meter:
 class Dial:
     def rewind(self, x):
         return x
+
+
+class Phase:
+    def __init__(self, x):
+        self.x = x
+
+    def conj(self):
+        if self.x.sum() > 0:
+            return self.x
+        return -self.x
 '''
 
 
@@ -106,12 +130,21 @@ def test_a_name_only_other_packages_define_stays_unfollowed(tmp_path):
     assert _flagged(tmp_path, "rewound", ("pkg_a", "pkg_b")) == []
 
 
+def test_a_tensor_method_name_is_followed_only_in_the_package(tmp_path):
+    assert _flagged(tmp_path, "flipped", ("pkg_a", "pkg_b")) == [12]
+    assert _flagged(tmp_path, "conjugated", ("pkg_a", "pkg_b")) == []
+
+
 @pytest.mark.dynamo
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
 def test_dynamo_breaks_in_the_packages_method():
     cases = [{"id": root, "source": STEPPERS, "call": f"torch.compile(Runner(Jump(), None).{root})(torch.ones(3))"}
              for root in ("forward", "picked")]
+    cases.append({"id": "flipped", "source": STEPPERS, "call": "torch.compile(Runner(Jump(), None).flipped)(torch.ones(3))"})
+    cases.append({"id": "conjugated", "source": STEPPERS,
+                  "call": "torch.compile(Runner(None, torch.ones(3)).conjugated)(torch.ones(3))"})
     verdicts = ask(cases)
     for case in cases:
         assert verdicts[case["id"]]["error"] is None
-        assert sorted({line for _, line in verdicts[case["id"]]["breaks"]}) == [6]
+        lines = sorted({line for _, line in verdicts[case["id"]]["breaks"]})
+        assert lines == {"flipped": [12], "conjugated": []}.get(case["id"], [6])
