@@ -51,7 +51,9 @@ def container(facts, value: cst.BaseExpression) -> str | None:
     if isinstance(value, cst.Call):
         func = value.func
         if isinstance(func, cst.Attribute) and func.attr.value in _VIEWS and not value.args:
-            return None if facts.value(func.value).truth_is_data else "a dict"
+            # tensors have no `items` or `keys` (sparse ones have `values()`)
+            tensor_view = func.attr.value in api.TENSOR_ATTRIBUTES and facts.value(func.value).truth_is_data
+            return None if tensor_view else "a dict"
         return _BUILDERS.get(facts.qualname(func))
     return None
 

@@ -41,6 +41,7 @@ from tclint.analyzer.summary import (
 )
 from tclint.analyzer.held_methods import HeldReads
 from tclint.analyzer.training_paths import training_only_block
+from tclint.analyzer.param_uses import non_tensor_params
 from tclint.analyzer.tree_walk import TRIVIA, walk
 
 COMPILE_NAMES = frozenset({"torch.compile"})
@@ -498,13 +499,18 @@ class FileAnalyzer(cst.CSTVisitor):
             scope.env[scope.self_name] = tf.MODULE
             positional = positional[1:]
         self.facts.function = scope  # param defaults are read in the new scope's context
+        plain = {p.name.value for p in positional + list(params.kwonly_params) if p.default is None and p.annotation is None}
+        used_otherwise = non_tensor_params(node.body, plain, self.facts) if plain else set()
         inputs = set()
         for i, p in enumerate(positional + list(params.kwonly_params)):
             if p.default is None or _falsy_constant(p.default):
                 default = "" if p.default is None else "None" if _names(p.default, "None") else "falsy"
                 scope.flags[p.name.value] = refs.LeftFalsy(key, i if i < len(positional) else -1, p.name.value,
                                                            default)
-            kind = scope.env[p.name.value] = self.facts.param_kind(p, root_like)
+            kind = scope.env[p.name.value] = self.facts.param_kind(p, root_like and p.name.value not in used_otherwise)
+            if kind == tf.INPUT and i < len(positional):
+                scope.input_refs[p.name.value] = refs.Param(key, i, p.name.value)
+                inputs.add(p.name.value)
             if kind not in tf.TENSORS:
                 scope.members[p.name.value] = frozenset({refs.StrEnumArg(
                     key, i if i < len(positional) else -1, p.name.value, self.member_class(p.default) or "")})
@@ -517,7 +523,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 scope.param_refs[p.name.value] = refs.Param(key, index, p.name.value)
                 if isinstance(kind, frozenset):  # an annotation that may name torch.Tensor
                     scope.env[p.name.value] = kind | {scope.param_refs[p.name.value]}
-                if i < len(positional) and self.facts.param_kind(p, True) == tf.INPUT:
+                if i < len(positional) and p.name.value not in used_otherwise and self.facts.param_kind(p, True) == tf.INPUT:
                     inputs.add(p.name.value)
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param):
@@ -527,6 +533,8 @@ class FileAnalyzer(cst.CSTVisitor):
         summary = FunctionSummary(
             key=key, name=node.name.value, span=None, class_key=cls.key if cls else None,
             compiled=compiled, disabled=disabled, dynamo_patch=dynamo_patch, inputs=frozenset(inputs),
+            non_tensor_params=frozenset(used_otherwise) | {
+                p.name.value for p in positional + list(params.kwonly_params) if _number(p.default)},
             decorators=tuple(decorators), is_property=any(
                 (self.facts.qualname(d.decorator) or dotted_name(d.decorator)) in PROPERTY_DECORATORS
                 for d in node.decorators),
@@ -605,6 +613,8 @@ class FileAnalyzer(cst.CSTVisitor):
                 return _TENSOR_LIST
         elif isinstance(value, cst.List) and self._built_elements(value) is not None:
             return _TENSOR_LIST
+        if self.facts.kind(value) == tf.INPUT:
+            return True  # returned, an input is what the caller gave (`_arg_kind` is for calls)
         return self._arg_kind(value)
 
     def _in_loop(self) -> bool:
@@ -685,10 +695,11 @@ class FileAnalyzer(cst.CSTVisitor):
             if fn is not None:
                 members = self.member_sources(value) if value is not None and kind not in tf.TENSORS else None
                 previous = fn.env.get(target.value)
-                if (self._branch_depth and (tf.is_literal(value) or kind == tf.UNKNOWN) and previous is not None
-                        and (previous in tf.TENSORS or isinstance(previous, frozenset))):
+                kept = (self._branch_depth and (tf.is_literal(value) or kind == tf.UNKNOWN) and previous is not None
+                        and (previous in tf.TENSORS or isinstance(previous, frozenset)))
+                if kept:
                     # `ok = err <= 1` then `if big: ok = False`, or `if sparse: x, v = to_dense(x)`:
-                    # still a tensor on one path
+                    # still a tensor on one path (an input still the input there)
                     kind = previous
                 lambdas = self.facts.lambdas
                 lambdas.bind(lambdas.local, (fn.key, target.value), value, self._branch_depth > 0,
@@ -700,6 +711,8 @@ class FileAnalyzer(cst.CSTVisitor):
                 else:
                     fn.origins[target.value] = origin
                 fn.param_refs.pop(target.value, None)
+                if not kept:
+                    fn.input_refs.pop(target.value, None)
                 fn.unpacked.pop(target.value, None)
                 fn.flags.pop(target.value, None)
                 if members:  # `m = Mode.A`, `m = self.mode`
@@ -1342,11 +1355,14 @@ class FileAnalyzer(cst.CSTVisitor):
         return tuple(kinds)
 
     def _arg_kind(self, value: cst.BaseExpression):
-        """True when a call passes a tensor (inputs count), a Condition when it may, and for a
-        record (namedtuple, dataclass) the fields that hold one: (("t1", True), ...)."""
+        """True when a call passes a tensor, a Condition when it may (an input passed on as
+        itself: the Param of this function, so that the callee's `k=0` can say otherwise), and
+        for a record (namedtuple, dataclass) the fields that hold one: (("t1", True), ...)."""
         kind = self.facts.kind(value)
         if kind == tf.UNKNOWN:
             return self.facts.param_condition(value)
+        if kind == tf.INPUT and isinstance(value, cst.Name) and value.value in self.facts.function.input_refs:
+            return frozenset((self.facts.function.input_refs[value.value],))
         return _passed(kind, self.facts.attribute_condition(value))
 
     def _call_ref(self, node: cst.Call, qual: str | None) -> refs.CallRef | None:
@@ -2070,6 +2086,13 @@ def _comprehension_targets(node: cst.ListComp) -> set[str]:
         names |= target_names(clause.target)
         clause = clause.inner_for_in
     return names
+
+
+def _number(expr: cst.BaseExpression | None) -> bool:
+    """`3`, `-1`, `0.5`: a number literal."""
+    if isinstance(expr, cst.UnaryOperation):
+        expr = expr.expression
+    return isinstance(expr, (cst.Integer, cst.Float))
 
 
 def _falsy_constant(expr: cst.BaseExpression) -> bool:

@@ -797,11 +797,18 @@ class ProjectIndex:
                 passed = _field_of(passed, field)
             elif isinstance(passed, tuple):
                 passed = None  # a record, not a tensor
+            if isinstance(passed, frozenset) and name in fn.non_tensor_params:
+                passed = frozenset(r for r in passed if not self._entry_input(r))  # `k=0`, `range(k)`: a number
             if passed is True or isinstance(passed, frozenset) and self.condition_holds(passed, active):
                 active.discard(ref)
                 return caller
         active.discard(ref)
         return None
+
+    def _entry_input(self, ref) -> bool:
+        """`ref` is an entry point's un-annotated input, only assumed to be a tensor."""
+        return (isinstance(ref, Param) and not ref.field and ref.function in self.root_keys
+                and ref.name in self.functions[ref.function][1].inputs)
 
     def _keyword_object(self, ref: KeywordObject, active: set) -> tuple[str, str] | None:
         """A compiled caller that passes a value that is no Python constant under a keyword

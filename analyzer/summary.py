@@ -160,8 +160,12 @@ class FunctionSummary:
     # `Named(make)` for `return make(k)` (what `make` returns, in turn)
     returns_built: frozenset = frozenset()
     # Parameters that hold tensors when the function is an entry point (called from
-    # outside the linted code): positional, un-annotated, no default, not named for a size.
+    # outside the linted code): positional, un-annotated, no default, and the body uses
+    # them as nothing else (param_uses.py).
     inputs: frozenset = frozenset()
+    # Parameters that a number default (`k=0`) or the body's uses say hold no tensor: an
+    # entry point's input passed on to one is taken for what it says.
+    non_tensor_params: frozenset = frozenset()
     # Its value while Dynamo traces, from what it returns: True for a wrapper of
     # torch.compiler.is_compiling(), False for one of torch.jit.is_scripting(), a frozenset
     # of call references for "True if one of these is such a wrapper", None otherwise.

@@ -25,16 +25,6 @@ TENSORS = (TENSOR, BOOL_TENSOR, INPUT)
 TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor",
                                 "torch.nn.Parameter"})
 
-# Input parameter names that conventionally hold something other than a tensor.
-_NON_TENSOR_INPUT_NAMES = frozenset({
-    "model", "module", "net", "network", "config", "cfg", "conf", "args", "kwargs", "opt",
-    "optimizer", "fn", "func", "callback", "criterion", "loss_fn", "name", "mode", "step",
-    "training", "self", "cls", "device", "dtype", "generator", "layer", "block", "state",
-    # sizes and counts
-    "dim", "axis", "n", "k", "i", "j", "size", "sizes", "shape", "height", "width", "depth", "seq_len",
-    "seqlen",
-})
-
 
 # Container annotations whose elements tclint reads (the last part of their name).
 _SEQUENCE_ANNOTATIONS = frozenset({"List", "list", "Sequence", "MutableSequence"})
@@ -79,11 +69,6 @@ def is_module_base(qualname: str) -> bool:
     return qualname.startswith("torch.nn.") and qualname.rsplit(".", 1)[1][:1].isupper()
 
 
-def _names_a_number(name: str) -> bool:
-    """Input names that hold sizes or counts (`num_heads`, `window_size`, `head_dim`)."""
-    return name in _NON_TENSOR_INPUT_NAMES or name.startswith("num_") or name.endswith(("_size", "_dim", "_len"))
-
-
 _NOT_PROJECT = (
     "torch.", "builtins.", "typing.", "collections.", "functools.", "math.", "os.", "sys.", "re.",
     "json.", "time.", "random.",
@@ -117,6 +102,9 @@ class FunctionScope:
     env: dict[str, object] = field(default_factory=dict)
     # parameters of unknown kind, not rebound yet -> the condition "a caller passes a tensor"
     param_refs: dict[str, refs.Param] = field(default_factory=dict)
+    # inputs taken for tensors (INPUT), not rebound yet: passed on, the project phase knows
+    # they are only assumed ones (a callee's `k=0` says otherwise)
+    input_refs: dict[str, refs.Param] = field(default_factory=dict)
     instance_classes: dict[str, str] = field(default_factory=dict)  # local var -> dotted class
     returned_objects: dict[str, refs.CallRef] = field(default_factory=dict)  # local var -> the project call it came from
     returned_built: list[frozenset | None] = field(default_factory=list)  # each return: what made its instance (summary.returns_built)
@@ -928,7 +916,7 @@ class Facts:
             return self.annotation_kind(annotation)
         if default is not None:
             return STATIC if self.kind(default) == STATIC and not isinstance(default, cst.Name) else UNKNOWN
-        if root_like and not _names_a_number(param.name.value):
+        if root_like:
             return INPUT
         return UNKNOWN
 

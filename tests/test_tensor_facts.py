@@ -72,7 +72,7 @@ def test_multi_dimensional_indexing_marks_a_tensor():
             return x[:, 0].max().item(), x[..., None].sum().item()
 
         @torch.compile
-        def f(x, sizes):
+        def f(x, sizes: tuple[int, ...]):
             if sizes[0] > 2:
                 x = x * 2
             return first(x)
@@ -111,18 +111,6 @@ def test_buffers_are_tensors_not_modules():
             def forward(self, ids):
                 return self.table[ids.argmax(-1)], self.table.sum().item()
     """) == [("TC102", 11)]
-
-
-def test_inputs_named_like_sizes_are_numbers():
-    assert _found("""
-        import torch
-
-        @torch.compile
-        def f(x, dim, num_heads, head_dim):
-            if dim > 0 and num_heads > 1:
-                x = x.unflatten(-1, (num_heads, head_dim))
-            return x
-    """) == []
 
 
 def test_code_that_only_runs_eagerly_under_compile_predicates_is_skipped():

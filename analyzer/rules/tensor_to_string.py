@@ -10,8 +10,9 @@ class TensorToString(Rule):
     ## What it does
     Flags `str(t)`, `repr(t)` and `"..." % t` where `t` is a tensor, inside a compiled
     region. An un-annotated input of the compiled function formatted whole (`str(x)`)
-    counts as a tensor, unless its name says it holds something else (`name`, `mode`,
-    `config`, sizes such as `dim` or `num_heads`).
+    counts as a tensor, unless its default, its annotation or the function's body says it
+    holds something else (it is called, compared with a string, counted over, passed as a
+    size or dim, or read an attribute tensors lack).
 
     ## Why is this bad?
     Formatting a tensor prints its values, which needs the data: Dynamo cannot trace it
@@ -40,7 +41,7 @@ class TensorToString(Rule):
         Example("""
             import torch
             @torch.compile
-            def f(x, mode, dim):
+            def f(x, mode: str, dim: int):
                 return x * 2, str(mode) + str(dim) + str(x.shape)
         """, call="f(torch.randn(3), 'train', 0)"),
         Example("""
