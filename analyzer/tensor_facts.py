@@ -210,6 +210,7 @@ class Facts:
         self.function: FunctionScope | None = None
         self.class_scope: ClassScope | None = None
         self._memo: dict[int, object] = {}
+        self._narrowed: dict[str, str] = {}  # local name -> the project class an `isinstance` test narrowed it to
 
     # -- names -----------------------------------------------------------------
     def qualname(self, node: cst.BaseExpression) -> str | None:
@@ -435,6 +436,20 @@ class Facts:
                 if value is not None:
                     table[name] = value
 
+    @contextmanager
+    def _narrowed_instance(self, name: str, cls: str):
+        """`name` holds an instance of the project class `cls` here (an `isinstance` test
+        said so), even where it is known as a tensor (a Tensor subclass)."""
+        saved = self._narrowed.get(name)
+        self._narrowed[name] = cls
+        try:
+            yield
+        finally:
+            if saved is None:
+                self._narrowed.pop(name)
+            else:
+                self._narrowed[name] = saved
+
     def _keyword_read(self, node: cst.Subscript | cst.Call) -> str | None:
         """`kwargs["mask"]`, `kwargs.get("mask")` or `kwargs.pop("mask", None)` on the
         function's `**kwargs`: the keyword read."""
@@ -616,6 +631,11 @@ class Facts:
             short_circuit = False if isinstance(node.operator, cst.And) else True
             if self.value_under_dynamo(node.left) is short_circuit:
                 return STATIC
+            narrowed = _class_narrowed(self, node)
+            if narrowed is not None:  # `isinstance(y, Sub) and y.from_forward()`: Sub's method
+                left = self.kind(node.left)
+                with self._narrowed_instance(*narrowed):
+                    return combine(left, self.kind(node.right))
             excluded = _tensor_excluded(self, node)
             if excluded is not None:  # `not torch.is_tensor(x) and x == 0`: no tensor `x` on the right
                 with self._narrowed_static(excluded):
@@ -760,6 +780,9 @@ class Facts:
                     return TENSOR
                 return self._project_call(refs.Method(self.class_dotted(), method))
             base = self.kind(receiver)
+            if (base in TENSORS and isinstance(receiver, cst.Name) and receiver.value in self._narrowed
+                    and method not in api.TENSOR_ATTRIBUTES):  # a Tensor subclass's own method, not a tensor's
+                return self._project_call(refs.Method(self._narrowed[receiver.value], method))
             if base == INPUT and method in _MAPPING_METHODS:
                 return UNKNOWN  # `batch.items()`: the input is a dict, not the tensor assumed
             if base in TENSORS:
@@ -1012,6 +1035,26 @@ def _tensor_excluded(facts: Facts, node: cst.BooleanOperation) -> str | None:
             qual == "builtins.isinstance" and len(test.args) == 2 and facts.qualname(test.args[1].value) == "torch.Tensor"):
         return test.args[0].value.value
     return None
+
+
+def _class_narrowed(facts: Facts, node: cst.BooleanOperation) -> tuple[str, str] | None:
+    """The name and project class the right side of `isinstance(y, Sub) and ...` (the
+    test anywhere in a chain of `and`s on the left) reads `y` as."""
+    if facts.function is None or not isinstance(node.operator, cst.And):
+        return None
+    for test in _conjuncts(node.left):
+        if (isinstance(test, cst.Call) and len(test.args) == 2 and isinstance(test.args[0].value, cst.Name)
+                and facts.qualname(test.func) == "builtins.isinstance"):
+            cls = facts.qualname(test.args[1].value)
+            if cls is not None and "." in cls and facts.is_project_name(cls):
+                return test.args[0].value.value, cls
+    return None
+
+
+def _conjuncts(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And):
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    return [node]
 
 
 def is_literal(node: cst.BaseExpression | None) -> bool:

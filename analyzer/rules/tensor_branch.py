@@ -168,8 +168,42 @@ class TensorBranch(Rule):
             def f(x):
                 return search(evaluate, x, 2.0)
         """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            class Tagged(torch.Tensor):
+                def from_forward(self) -> bool:
+                    return getattr(self, "mode", None) == "forward"
+            def tagged(y: torch.Tensor) -> bool:
+                return isinstance(y, Tagged) and y.from_forward()
+            @torch.compile
+            def f(y: torch.Tensor):
+                if tagged(y):
+                    return y
+                if isinstance(y, Tagged) and y.from_forward():
+                    return y * 2
+                return y + 1
+            def make(mode):
+                t = torch.randn(3).as_subclass(Tagged)
+                t.mode = mode
+                return t
+        """, call="f(make('inverse'))"),
     ]
     INVALID = [
+        Example("""
+            import torch
+            class Tagged(torch.Tensor):
+                def from_forward(self) -> bool:
+                    return getattr(self, "mode", None) == "forward"
+            @torch.compile
+            def f(y: torch.Tensor):
+                if isinstance(y, Tagged) and y.from_forward() and y.sum() > 0:
+                    return y * 2
+                return y + 1
+            def make(mode):
+                t = torch.randn(3).as_subclass(Tagged)
+                t.mode = mode
+                return t
+        """, call="f(make('forward'))"),
         Example("""
             import torch
             def search(obj_func, x, f, gtd):
