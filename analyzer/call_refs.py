@@ -248,14 +248,16 @@ class ReturnedField:
     return statement of the callee returns a tuple of the same length whose field there is
     one (`losses, idx = self.unpack(info)` with `return info["losses"], info["idx"]`). With
     `element`, an element of that field does: a list of tensors there (`return n, sums`
-    after `sums.append(v.sum())`), read by `for s in sums` or `sums[0]`."""
+    after `sums.append(v.sum())`), read by `for s in sums` or `sums[0]`. With `mask`, that
+    field is a boolean mask (`return m.max(dim)` of a mask `m`, `return keep, idx`)."""
 
     call: CallRef
     index: int
     element: bool = False
+    mask: bool = False
 
     def __str__(self) -> str:
-        return f"({self.call})[{self.index}]" + ("[*]" if self.element else "")
+        return f"({self.call})[{self.index}]" + ("[*]" if self.element else "") + (" mask" if self.mask else "")
 
 
 @dataclass(frozen=True)

@@ -591,11 +591,15 @@ class FileAnalyzer(cst.CSTVisitor):
     def _visit_return(self, node: cst.Return) -> None:
         fn = self.facts.function
         if fn is not None and node.value is not None and not self._tensor_branch_depth:
-            fn.returns.append(self.facts.kind(node.value))
+            kind = self.facts.kind(node.value)
+            fn.returns.append(tf.TENSOR if tf.values_indices(kind) else kind)
             fn.returned_built.append(self._instance_makers(node.value))
             value = node.value
-            fn.return_fields.append(tuple(self._field_kind(e.value) for e in value.elements) if isinstance(
-                value, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in value.elements) else None)
+            if tf.values_indices(kind):  # `return m.max(dim)`: its values and indices
+                fn.return_fields.append(tuple(_MASK if k == tf.BOOL_TENSOR else True for k in kind.items()))
+            else:
+                fn.return_fields.append(tuple(self._field_kind(e.value) for e in value.elements) if isinstance(
+                    value, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in value.elements) else None)
         if fn is not None and node.value is not None:
             summary = self.summary.functions[fn.key]
             summary.returns_members = summary.returns_members | self.member_sources(node.value)
@@ -605,8 +609,10 @@ class FileAnalyzer(cst.CSTVisitor):
             fn.dynamo_returns.append(_LITERAL if tf.is_literal(node.value) else self.facts.value_under_dynamo(node.value))
 
     def _field_kind(self, value: cst.BaseExpression):
-        """What a field of a returned tuple holds, as `_arg_kind` says, or `_TENSOR_LIST` for a
-        list of tensors built here (`sums.append(v.sum())`, `[x * 1, x * 2]`)."""
+        """What a field of a returned tuple holds, as `_arg_kind` says, `_MASK` for a mask, or
+        `_TENSOR_LIST` for a list of tensors built here (`sums.append(v.sum())`, `[x * 1, x * 2]`)."""
+        if self.facts.kind(value) == tf.BOOL_TENSOR:
+            return _MASK
         if isinstance(value, cst.Name):
             elements = self.facts.function.elements.get(value.value)
             if elements is not None and not elements[1] and elements[0] in tf.TENSORS:
@@ -1947,6 +1953,7 @@ _LITERAL = object()  # a `return False` / `return None` fallback path
 _FRAME = object()  # FileAnalyzer._resumes: a function starts
 _TRY_BODY = object()  # FileAnalyzer._resumes: a `try` body starts
 _TENSOR_LIST = "tensors"  # a returned tuple's field that is a list of tensors (FunctionSummary.returns_fields)
+_MASK = "mask"  # a returned tuple's field that is a boolean mask (FunctionSummary.returns_fields)
 
 
 def _returned_fields(returned: list) -> tuple:
@@ -1956,12 +1963,14 @@ def _returned_fields(returned: list) -> tuple:
         return ()
     fields = []
     for kinds in zip(*returned):
-        if all(k is True for k in kinds):
+        if all(k == _MASK for k in kinds):
+            fields.append(_MASK)
+        elif all(k is True or k == _MASK for k in kinds):
             fields.append("tensor")
         elif all(k == _TENSOR_LIST for k in kinds):
             fields.append(_TENSOR_LIST)
-        elif all(k is True or isinstance(k, frozenset) and k for k in kinds):
-            fields.append(frozenset().union(*(k for k in kinds if k is not True)))
+        elif all(k is True or k == _MASK or isinstance(k, frozenset) and k for k in kinds):
+            fields.append(frozenset().union(*(k for k in kinds if isinstance(k, frozenset))))
         else:
             fields.append("unknown")
     return tuple(fields)

@@ -740,7 +740,10 @@ class ProjectIndex:
                 held = fields[ref.index] if ref.index < len(fields) else None
                 if ref.element and held == "tensors":
                     return key, f"returns a list of tensors as field {ref.index} of its tuple"
-                if held == "tensor" or isinstance(held, frozenset) and self.condition_holds(held, active):
+                if ref.mask:
+                    if held == "mask":
+                        return key, f"returns a boolean mask as field {ref.index} of its tuple"
+                elif held in ("tensor", "mask") or isinstance(held, frozenset) and self.condition_holds(held, active):
                     return key, f"returns a tensor as field {ref.index} of its tuple"
             return None
         finally:

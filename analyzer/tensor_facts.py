@@ -21,6 +21,7 @@ from tclint.analyzer.names import ImportTable, dotted_name
 from tclint.analyzer.values import Kind, Record, Value, build
 
 TENSORS = (TENSOR, BOOL_TENSOR, INPUT)
+VALUES_INDICES = "torch.return_types"  # the module of the named tuples `x.max(1)` and `x.sort()` return
 # Annotations that declare a tensor (as qualified names)
 TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor",
                                 "torch.nn.Parameter"})
@@ -503,9 +504,18 @@ class Facts:
             return Value(Kind.MODULE)
         cond = self.param_condition(node)
         if cond is not None:
-            kind = Kind.MASK if isinstance(cond, MaskCondition) else Kind.TENSOR
-            return Value(kind, condition=cond, from_parameters=True)
+            if isinstance(cond, MaskCondition):
+                return Value(Kind.MASK, condition=cond, from_parameters=True)
+            return Value(Kind.TENSOR, condition=cond, from_parameters=True, mask_when=self._unpacked_mask(node))
         return Value(Kind.UNKNOWN)
+
+    def _unpacked_mask(self, node: cst.BaseExpression) -> MaskCondition | None:
+        """For a name unpacked from a project call's tuple (`valid, idx = first_nonzero(x)`):
+        the condition that the callee returns a boolean mask in that field."""
+        if not isinstance(node, cst.Name) or self.function is None:
+            return None
+        fields = self.function.unpacked.get(node.value, ())
+        return MaskCondition(replace(r, mask=True) for r in fields if not r.element) or None
 
     def origin_of(self, node: cst.BaseExpression) -> str | None:
         """Where the value of an expression comes from, for messages."""
@@ -669,7 +679,7 @@ class Facts:
 
     def _attribute_kind(self, node: cst.Attribute):
         attr = node.attr.value
-        if isinstance(node.value, (cst.Name, cst.Attribute)):
+        if isinstance(node.value, (cst.Name, cst.Attribute, cst.Call)):
             base = self.kind(node.value)
             if isinstance(base, Record):
                 return base.field(attr)
@@ -786,6 +796,9 @@ class Facts:
             if base == INPUT and method in _MAPPING_METHODS:
                 return UNKNOWN  # `batch.items()`: the input is a dict, not the tensor assumed
             if base in TENSORS:
+                pair = self._values_indices(method, base, node.args)
+                if pair is not None:
+                    return pair
                 if method in api.STATIC_TENSOR_METHODS:
                     return STATIC
                 if method == "type" and not node.args:
@@ -845,6 +858,10 @@ class Facts:
             return STATIC
         module, _, name = qual.rpartition(".")
         if module in api.TENSOR_NAMESPACES:
+            if module == "torch" and node.args and node.args[0].keyword is None:
+                pair = self._values_indices(name, self.kind(node.args[0].value), node.args[1:])
+                if pair is not None:
+                    return pair
             if name[:1].isupper():
                 return TENSOR if name.endswith("Tensor") else STATIC
             if qual in api.BOOL_FUNCTIONS or self._bool_dtype(node):
@@ -863,6 +880,37 @@ class Facts:
             built = self._keyword_record(qual, node)
             return built if built is not None else self._project_call(refs.Named(qual))
         return UNKNOWN
+
+    def _values_indices(self, op: str, receiver, args) -> Record | None:
+        """`m.max(1)`, `torch.sort(x)`: the (values, indices) named tuple the op returns, its
+        values of the receiver's kind (a mask's are a mask); None for another call."""
+        if receiver not in TENSORS or any(a.star for a in args):
+            return None
+        if op in api.VALUES_INDICES_WITH_DIM:
+            positional = [a for a in args if a.keyword is None]
+            if not (any(a.keyword is not None and a.keyword.value == "dim" for a in args)
+                    or positional and self._an_int(positional[0].value)):
+                return None
+        elif op not in api.VALUES_INDICES_OPS:
+            return None
+        values = BOOL_TENSOR if receiver == BOOL_TENSOR else TENSOR
+        return Record(f"{VALUES_INDICES}.{op}", (("values", values), ("indices", TENSOR)))
+
+    def _an_int(self, node: cst.BaseExpression) -> bool:
+        """A static value, or a parameter of this function declared an int or defaulting to
+        one (`dim: int = -1`: a helper's literal default leaves its kind to callers)."""
+        if self.kind(node) == STATIC:
+            return True
+        fn = self.function
+        if not (isinstance(node, cst.Name) and fn is not None and fn.node is not None and node.value in fn.param_refs):
+            return False
+        params = fn.node.params
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            if param.name.value == node.value:
+                default = param.default.expression if isinstance(param.default, cst.UnaryOperation) else param.default
+                annotation = dotted_name(param.annotation.annotation) if param.annotation is not None else None
+                return annotation == "int" or annotation is None and isinstance(default, cst.Integer)
+        return False
 
     def _keyword_record(self, qual: str, node: cst.Call) -> Record | None:
         """`_Tableau(alpha=torch.tensor(...), ...)` of a class from another file, built from
@@ -1055,6 +1103,12 @@ def _conjuncts(node: cst.BaseExpression) -> list[cst.BaseExpression]:
     if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And):
         return _conjuncts(node.left) + _conjuncts(node.right)
     return [node]
+
+
+def values_indices(kind) -> bool:
+    """The (values, indices) named tuple a torch op returns (`x.max(1)`): its items are
+    tensors, so what returns one returns tensors to whoever indexes or unpacks it."""
+    return isinstance(kind, Record) and kind.cls.startswith(VALUES_INDICES + ".")
 
 
 def is_literal(node: cst.BaseExpression | None) -> bool:

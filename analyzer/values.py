@@ -134,6 +134,9 @@ class Value:
     from_parameters: bool = False  # unknown but for `condition`: built from parameters or `self`'s attributes
     origin: str | None = None
     record: Record | None = None
+    # a tensor under `condition` that is a boolean mask where one of these references holds
+    # (a name unpacked from a helper's tuple whose field there may be a mask)
+    mask_when: frozenset | None = None
 
     @property
     def is_tensor(self) -> bool:

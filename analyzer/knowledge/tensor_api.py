@@ -96,6 +96,12 @@ BOOL_METHODS = frozenset({
 })
 BOOL_FUNCTIONS = frozenset(f"torch.{name}" for name in BOOL_METHODS - {"bool", "bernoulli"})
 
+# Tensor methods (and torch functions) that return a (values, indices) named tuple of
+# torch.return_types: always, or given a `dim` (`x.max()` is a tensor, `x.max(y)` the
+# elementwise maximum). The values keep the input's dtype: those of a mask are a mask.
+VALUES_INDICES_OPS = frozenset({"sort", "cummax", "cummin", "mode", "topk", "kthvalue"})
+VALUES_INDICES_WITH_DIM = frozenset({"max", "min", "median", "nanmedian"})
+
 # NumPy functions that answer with a Python value (a type, a flag, a dtype), not an array:
 # Dynamo evaluates them while tracing. Every other NumPy call gives a traced array.
 NUMPY_PYTHON_VALUES = frozenset({

@@ -15,8 +15,9 @@ class BooleanMaskIndex(Rule):
     """
     ## What it does
     Flags reading `x[mask]` with a boolean tensor `mask` (a comparison result such as
-    `x[x > 0]`, `.bool()`, `torch.isnan(...)`, or a helper's comparison of its parameters
-    where a compiled caller passes tensors), and `x[mask] += v`, inside a compiled region.
+    `x[x > 0]`, `.bool()`, `torch.isnan(...)`, the values of a mask's `.max(dim)`, or a
+    helper's comparison of its parameters where a compiled caller passes tensors, or a mask
+    in the tuple it returns), and `x[mask] += v`, inside a compiled region.
     An input of the compiled function is not taken for a mask, whatever its name: it may
     as well hold indices, which do not break.
 
@@ -53,6 +54,13 @@ class BooleanMaskIndex(Rule):
                 y[y < 0] = 0
                 return y.masked_fill(x > 1, 1)
         """, call="f(torch.randn(4, 3))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                best, where = x.max(dim=-1)
+                return x[:, where] * best
+        """, call="f(torch.randn(4, 3))"),
     ]
     INVALID = [
         Example("""
@@ -78,6 +86,22 @@ class BooleanMaskIndex(Rule):
             def f(edge_index):
                 return drop_self_loops(edge_index) * 2
         """, call="f(torch.tensor([[0, 1, 2], [0, 2, 1]]))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                return x[torch.max(x > 0, dim=1).values]
+        """, call="f(torch.randn(4, 3))"),
+        Example("""
+            import torch
+            def first_nonzero(x, dim: int = -1):
+                nonz = x > 0
+                return ((nonz.cumsum(dim) == 1) & nonz).max(dim)
+            @torch.compile
+            def f(x):
+                found, idx = first_nonzero(x)
+                return idx[found]
+        """, call="f(torch.randn(4, 3))"),
     ]
 
     def __init__(self, analyzer):
@@ -95,6 +119,8 @@ class BooleanMaskIndex(Rule):
             return True
         if value.kind is Kind.MASK:
             return value.condition
+        if value.mask_when:
+            return value.mask_when
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.BitInvert):
             return self._is_mask(expr.expression)
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
