@@ -23,7 +23,7 @@ from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.project_prebuilt import prebuilt_passed
 from tclint.analyzer.project_str_enums import member_source
 from tclint.analyzer.project_tables import key_tables
-from tclint.analyzer.summary import CallSite, FileSummary, FunctionSummary
+from tclint.analyzer.summary import STAR, CallSite, FileSummary, FunctionSummary
 from tclint.analyzer.tensor_facts import TENSOR_ANNOTATIONS, TRUE_UNDER_DYNAMO_WRAPPERS, is_module_base
 
 # `obj.method()` with obj's class unknown is followed when at most this many classes
@@ -133,9 +133,26 @@ class ProjectIndex:
                 continue
             alias = fs.imports.get(parts[i])
             if alias is None:
-                return None
+                return self._star_exported(module, parts[i:], depth)
             return self.resolve_dotted(".".join([alias, *parts[i + 1:]]), depth + 1)
         return self._reexported(dotted)
+
+    def _star_exported(self, module: str, parts: list[str], depth: int) -> tuple[str, str] | None:
+        """`pkg.Name` that `pkg/__init__.py` binds by `from .mod import *`: from the last such
+        import whose module exports `Name` (lists it in `__all__`; without one, defines or
+        imports it under a name without a leading `_`)."""
+        name = parts[0]
+        for source in reversed(self.module_of(module, STAR).star_imports):
+            exporter = self.module_of(source, "__all__")
+            if exporter is not None and exporter.exports is not None:
+                if name not in exporter.exports:
+                    continue
+            elif name.startswith("_"):
+                continue
+            found = self.resolve_dotted(".".join([source, *parts]), depth + 1)
+            if found is not None:
+                return found
+        return None
 
     def module_of(self, module: str, name: str) -> FileSummary | None:
         """The summary of `module`, asked what it says of its top-level `name` (an import, an
