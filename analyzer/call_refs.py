@@ -393,12 +393,27 @@ class PrebuiltArg:
         return f"{self.function}({self.name}=prebuilt)"
 
 
+@dataclass(frozen=True)
+class InputParam:
+    """A condition: this parameter of `function` holds an input of the compiled function
+    itself, unchanged: the function is an entry point and the parameter one of its inputs,
+    or a compiled caller passes it such a parameter of its own (CallSite.params).
+    `position` as in `Param`."""
+
+    function: str
+    position: int
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.function}({self.name}=input)"
+
+
 # Where a member of a str Enum comes from; `method` is what is asked of it ("" until a rule asks)
 STR_ENUM_REFS = (StrEnumClass, StrEnumArg, StrEnumAttr, StrEnumReturned)
 
 ConditionRef = (CallRef | Param | NumpyResult | ModuleClass | RnnOnly | TensorType | OptionalKeys | Attr | ReturnedField
                 | CompilingTest | KeywordObject | NoneArg | StrEnumClass | StrEnumArg | StrEnumAttr | StrEnumReturned
-                | PrebuiltArg)
+                | PrebuiltArg | InputParam)
 
 
 def field_condition(condition: frozenset, field: str) -> frozenset:
@@ -411,4 +426,4 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
 
 RECORDS = (Named, Method, Getter, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ModuleClass, RnnOnly,
            TensorType, OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject, NoneArg, StrEnumClass, StrEnumArg,
-           StrEnumAttr, StrEnumReturned, PrebuiltArg)
+           StrEnumAttr, StrEnumReturned, PrebuiltArg, InputParam)

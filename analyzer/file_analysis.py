@@ -515,6 +515,7 @@ class FileAnalyzer(cst.CSTVisitor):
             if kind == tf.INPUT and i < len(positional):
                 scope.input_refs[p.name.value] = refs.Param(key, i, p.name.value)
                 inputs.add(p.name.value)
+            scope.own_params[p.name.value] = refs.Param(key, i if i < len(positional) else -1, p.name.value)
             if kind not in tf.TENSORS:
                 scope.members[p.name.value] = frozenset({refs.StrEnumArg(
                     key, i if i < len(positional) else -1, p.name.value, self.member_class(p.default) or "")})
@@ -723,6 +724,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 fn.param_refs.pop(target.value, None)
                 if not kept:
                     fn.input_refs.pop(target.value, None)
+                fn.own_params.pop(target.value, None)
                 fn.unpacked.pop(target.value, None)
                 fn.flags.pop(target.value, None)
                 if members:  # `m = Mode.A`, `m = self.mode`
@@ -1138,8 +1140,8 @@ class FileAnalyzer(cst.CSTVisitor):
         self._held_arguments(node)
         ref = self._call_ref(node, qual)
         args = self._arg_kinds(node)
-        if isinstance(node.func, cst.Name):  # `merge = partial(merge_dims, 0, 1); merge(t)` passes t third
-            args = self._partial_args.get((fn.key, node.func.value), ()) + args
+        bound = self._partial_args.get((fn.key, node.func.value), ()) if isinstance(node.func, cst.Name) else ()
+        args = bound + args  # `merge = partial(merge_dims, 0, 1); merge(t)` passes t third
         for ref in [ref] if ref is not None else self._local_call_refs(node.func):
             site = CallSite(ref=ref, span=None, args=args,
                             keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword},
@@ -1147,6 +1149,7 @@ class FileAnalyzer(cst.CSTVisitor):
                             spreads=any(a.star for a in node.args), falsy=self._falsy_args(node),
                             members=self._member_args(node),
                             objects=self._object_args(node), prebuilt=self._prebuilt_args(node),
+                            params=() if bound else self._param_args(node),
                             built_here=self._built_here(node.func),
                             forwards_kwargs=any(a.star == "**" and _names(a.value, fn.kwargs_name) for a in node.args),
                             callables=self._passed_callables(node))
@@ -1325,6 +1328,13 @@ class FileAnalyzer(cst.CSTVisitor):
             elif isinstance(value, cst.Name) and value.value in fn.param_refs:
                 out.append((key, fn.param_refs[value.value]))
         return tuple(out)
+
+    def _param_args(self, node: cst.Call) -> tuple:
+        """(position or keyword, the caller's Param) for each argument that is a parameter of
+        the caller's own, unchanged."""
+        fn = self.facts.function
+        return tuple((key, fn.own_params[value.value]) for key, value in _keyed_args(node)
+                     if isinstance(value, cst.Name) and value.value in fn.own_params)
 
     def _prebuilt_args(self, node: cst.Call) -> tuple:
         """(position or keyword, what it is) for each argument that is an object built before

@@ -13,7 +13,7 @@ from pathlib import PurePath
 from typing import Sequence
 
 from tclint.analyzer.call_refs import (
-    AnyMethod, Attr, CallRef, CompilingTest, Entries, Getter, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, RnnOnly, Named, NumpyResult, OptionalKeys, Param, Returned,
+    AnyMethod, Attr, CallRef, CompilingTest, Entries, Getter, InputParam, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, RnnOnly, Named, NumpyResult, OptionalKeys, Param, Returned,
     PrebuiltArg, ReturnedField, ReturnedMethod, STR_ENUM_REFS,
     SuperMethod, TensorType, field_condition, reads_call_sites,
 )
@@ -665,6 +665,12 @@ class ProjectIndex:
                 if caller is not None:
                     return caller, f"passes a tensor as `{ref.path}`"
                 continue
+            if isinstance(ref, InputParam):
+                root = self._passes_input(ref, active)
+                if root is not None:
+                    return root, (f"receives `{ref.name}` as an input" if root == ref.function
+                                  else f"passes its input on to `{ref.name}` unchanged")
+                continue
             if isinstance(ref, KeywordObject):
                 found = self._keyword_object(ref, active)
                 if found is not None:
@@ -850,6 +856,25 @@ class ProjectIndex:
                     found = self._keyword_object(KeywordObject(caller), active)
                     if found is not None:
                         return found
+            return None
+        finally:
+            active.discard(ref)
+
+    def _passes_input(self, ref: InputParam, active: set) -> str | None:
+        """The entry point whose input the parameter `ref` names holds, unchanged: its own
+        function, or one that a chain of compiled callers passes it on from (CallSite.params)."""
+        if ref.function in self.root_keys:
+            return ref.function
+        if ref in active:  # nothing here is kept, so a cycle cut needs no note (`_settled`)
+            return None
+        active.add(ref)
+        try:
+            for _, site in self._callers().get(ref.function, ()):
+                for key, passed in site.params:
+                    if key in (ref.name, ref.position):
+                        root = self._passes_input(InputParam(passed.function, passed.position, passed.name), active)
+                        if root is not None:
+                            return root
             return None
         finally:
             active.discard(ref)

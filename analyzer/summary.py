@@ -73,6 +73,9 @@ class CallSite:
     # compiled code runs (`self.timer`, a module-level instance): the class's dotted name, or
     # the caller's own parameter passed on (its PrebuiltArg)
     prebuilt: tuple = ()  # tuple[tuple[int | str, str | PrebuiltArg], ...]
+    # Arguments (position or keyword) that are a parameter of the caller's own, unchanged (its
+    # Param): an input of the compiled function where the caller is an entry point
+    params: tuple = ()  # tuple[tuple[int | str, Param], ...]
     # Arguments (position or keyword) that are no Python constant: True for a tensor, a module
     # or `self`, or the caller's own parameter passed on (a `Param`: what its callers pass)
     objects: tuple = ()  # tuple[tuple[int | str, True | Param], ...]

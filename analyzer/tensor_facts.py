@@ -106,6 +106,8 @@ class FunctionScope:
     # inputs taken for tensors (INPUT), not rebound yet: passed on, the project phase knows
     # they are only assumed ones (a callee's `k=0` says otherwise)
     input_refs: dict[str, refs.Param] = field(default_factory=dict)
+    # every named parameter but `self`, not rebound yet -> its Param (what callers pass there, unchanged)
+    own_params: dict[str, refs.Param] = field(default_factory=dict)
     instance_classes: dict[str, str] = field(default_factory=dict)  # local var -> dotted class
     returned_objects: dict[str, refs.CallRef] = field(default_factory=dict)  # local var -> the project call it came from
     returned_built: list[frozenset | None] = field(default_factory=list)  # each return: what made its instance (summary.returns_built)
@@ -950,6 +952,12 @@ class Facts:
 
     def _project_call(self, ref: refs.CallRef):
         return frozenset((ref,))
+
+    def own_param(self, node: cst.BaseExpression) -> refs.Param | None:
+        """The parameter of this function a bare name still holds, unchanged."""
+        if isinstance(node, cst.Name) and self.function is not None:
+            return self.function.own_params.get(node.value)
+        return None
 
     def param_callable(self, name: str) -> refs.ParamCallable | None:
         """`fn` is a parameter of this function or, in a closure, of one enclosing it."""

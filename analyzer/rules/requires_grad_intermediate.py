@@ -1,5 +1,6 @@
 import libcst as cst
 
+from tclint.analyzer.call_refs import InputParam
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.rules._support import argument, function_body, target_names
 from tclint.analyzer.rules.base import Example, Rule
@@ -8,6 +9,8 @@ from tclint.analyzer.rules.base import Example, Rule
 _NO_HISTORY_METHODS = frozenset({"detach", "item", "tolist", "size", "dim", "numel", "stride"})
 _NO_HISTORY_ATTRS = frozenset({"shape", "dtype", "device", "requires_grad", "ndim", "is_leaf"})
 _STORE_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
+_INPUT_MESSAGE = ("`requires_grad_()` on an input of the compiled function is not supported by Dynamo; the graph "
+                  "breaks here. Call it before the compiled call")
 
 
 def _history_names(expr: cst.CSTNode) -> set[str]:
@@ -54,7 +57,8 @@ class RequiresGradIntermediate(Rule):
     """
     ## What it does
     Flags `t.requires_grad_()` inside a compiled region when `t` is an input of the
-    compiled function, or when `t` is an intermediate tensor (computed in the region)
+    compiled function (also in a helper it is passed to unchanged), or when `t` is an
+    intermediate tensor (computed in the region)
     that reaches an output of the graph: it is returned (directly, inside a container,
     or through values computed from it) or stored on `self`, or, in any function the region
     reaches (`self[k] = v` runs the class's `__setitem__`), when it is stored on `self` or
@@ -106,6 +110,17 @@ class RequiresGradIntermediate(Rule):
         """, call="f(torch.randn(3))"),
         Example("""
             import torch
+            def dimension(edge):
+                edge.requires_grad_(True)
+                return edge.shape
+            @torch.compile
+            def f(x):
+                x = x.clone()
+                dimension(x)
+                return (x * 2).detach()
+        """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
             def energy(x):
                 z = x.clone().requires_grad_()
                 return (z * z).sum().detach()
@@ -129,6 +144,18 @@ class RequiresGradIntermediate(Rule):
                 x.requires_grad_()
                 return (x * 2).sum().detach()
         """, call="f(torch.randn(3))"),
+        Example("""
+            import torch
+            class Chain(torch.nn.Module):
+                def dimension(self, edge):
+                    edge.requires_grad_(True)
+                    return edge.shape
+                def check(self, potentials):
+                    return self.dimension(potentials)
+                def forward(self, potentials):
+                    batch, n = self.check(potentials)
+                    return potentials.sum(-1).detach()
+        """, call="torch.compile(Chain())(torch.randn(2, 3))"),
         Example("""
             import torch
             import torch.nn as nn
@@ -189,9 +216,7 @@ class RequiresGradIntermediate(Rule):
             return
         receiver = func.value
         if fn.root_like and self.facts.value(receiver).assumed and isinstance(receiver, cst.Name):
-            self.report(node, "`requires_grad_()` on an input of the compiled function is not supported by "
-                              "Dynamo; the graph breaks here. Call it before the compiled call",
-                        graph_break=hazards.REQUIRES_GRAD_INPUT)
+            self.report(node, _INPUT_MESSAGE, graph_break=hazards.REQUIRES_GRAD_INPUT)
             return
         cond = self.facts.tensor_condition(receiver) or self.facts.param_condition(receiver)
         if cond is None:
@@ -202,6 +227,11 @@ class RequiresGradIntermediate(Rule):
         # makes it an output anyway.
         if self._escapes(fn.node, node, tainted, fn.root_like) or self._differentiated(fn.node, tainted):
             self.report(node, condition=None if cond is True else cond)
+            return
+        param = self.facts.own_param(receiver)
+        if param is not None:  # a parameter that may hold the compiled function's input itself
+            self.report(node, _INPUT_MESSAGE, graph_break=hazards.REQUIRES_GRAD_INPUT,
+                        condition=frozenset((InputParam(param.function, param.position, param.name),)))
 
     @staticmethod
     def _marked_names(fn_node: cst.FunctionDef, call: cst.Call, receiver: cst.BaseExpression) -> set[str]:
