@@ -83,6 +83,7 @@ class ProjectIndex:
         self._families: dict[str, bool] = names.get("families", {})
         self._resolved: dict[CallRef, tuple[str, ...]] = names.get("resolved", {})
         self._dotted: dict[str, tuple[str, str] | None] = names.get("dotted", {})
+        self._star_searched: set | None = None  # (module, name) star imports searched in the resolution under way
         self._param_callables: dict[CallRef, tuple[str, ...]] = {}
         self._passers: dict[str, list[CallSite]] | None = None
         self._late_passers: dict[str, list[CallSite]] | None = None
@@ -142,17 +143,28 @@ class ProjectIndex:
         import whose module exports `Name` (lists it in `__all__`; without one, defines or
         imports it under a name without a leading `_`)."""
         name = parts[0]
-        for source in reversed(self.module_of(module, STAR).star_imports):
-            exporter = self.module_of(source, "__all__")
-            if exporter is not None and exporter.exports is not None:
-                if name not in exporter.exports:
+        sources = self.module_of(module, STAR).star_imports
+        outer = self._star_searched is None
+        if outer:
+            self._star_searched = set()
+        elif (module, name) in self._star_searched:
+            return None  # packages that star-import each other: each searched once
+        self._star_searched.add((module, name))
+        try:
+            for source in reversed(sources):
+                exporter = self.module_of(source, "__all__")
+                if exporter is not None and exporter.exports is not None:
+                    if name not in exporter.exports:
+                        continue
+                elif name.startswith("_"):
                     continue
-            elif name.startswith("_"):
-                continue
-            found = self.resolve_dotted(".".join([source, *parts]), depth + 1)
-            if found is not None:
-                return found
-        return None
+                found = self.resolve_dotted(".".join([source, *parts]), depth + 1)
+                if found is not None:
+                    return found
+            return None
+        finally:
+            if outer:
+                self._star_searched = None
 
     def module_of(self, module: str, name: str) -> FileSummary | None:
         """The summary of `module`, asked what it says of its top-level `name` (an import, an
