@@ -183,6 +183,18 @@ class NumpyResult:
 
 
 @dataclass(frozen=True)
+class ReturnsMask:
+    """A condition: `call` returns a boolean mask (every return statement of the callee
+    returns one), so what a name bound to its result (or to `~` of it) indexes breaks
+    (`mask = ~out_of_bounds(x, low, upp)`, then `x[mask]`)."""
+
+    call: CallRef
+
+    def __str__(self) -> str:
+        return f"mask:{self.call}"
+
+
+@dataclass(frozen=True)
 class ModuleClass:
     """A condition: the class `cls` (a dotted name) is an nn.Module, as its bases across
     files say. `self` in a method is a module only then (a config object is not)."""
@@ -411,7 +423,7 @@ class InputParam:
 # Where a member of a str Enum comes from; `method` is what is asked of it ("" until a rule asks)
 STR_ENUM_REFS = (StrEnumClass, StrEnumArg, StrEnumAttr, StrEnumReturned)
 
-ConditionRef = (CallRef | Param | NumpyResult | ModuleClass | RnnOnly | TensorType | OptionalKeys | Attr | ReturnedField
+ConditionRef = (CallRef | Param | NumpyResult | ReturnsMask | ModuleClass | RnnOnly | TensorType | OptionalKeys | Attr | ReturnedField
                 | CompilingTest | KeywordObject | NoneArg | StrEnumClass | StrEnumArg | StrEnumAttr | StrEnumReturned
                 | PrebuiltArg | InputParam)
 
@@ -424,6 +436,6 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
                      if isinstance(ref, (Param, Attr)) and not ref.field)
 
 
-RECORDS = (Named, Method, Getter, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ModuleClass, RnnOnly,
+RECORDS = (Named, Method, Getter, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ReturnsMask, ModuleClass, RnnOnly,
            TensorType, OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject, NoneArg, StrEnumClass, StrEnumArg,
            StrEnumAttr, StrEnumReturned, PrebuiltArg, InputParam)

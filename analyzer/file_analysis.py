@@ -576,7 +576,8 @@ class FileAnalyzer(cst.CSTVisitor):
         result = None
         for k in scope.returns:
             if k in tf.TENSORS:
-                result = "tensor"
+                # every return a boolean mask: callers' `x[mask]` breaks (FunctionScope.mask_calls)
+                result = "mask" if all(r == tf.BOOL_TENSOR for r in scope.returns) else "tensor"
                 break
             if isinstance(k, frozenset):
                 result = k if not isinstance(result, frozenset) else result | k
@@ -727,6 +728,12 @@ class FileAnalyzer(cst.CSTVisitor):
                 fn.own_params.pop(target.value, None)
                 fn.unpacked.pop(target.value, None)
                 fn.flags.pop(target.value, None)
+                masked = tf.without_inverts(value) if value is not None else None
+                mask_call = self.facts.project_call_ref(masked) if masked is not None else None
+                if mask_call is not None:
+                    fn.mask_calls[target.value] = mask_call
+                elif not kept:
+                    fn.mask_calls.pop(target.value, None)
                 if members:  # `m = Mode.A`, `m = self.mode`
                     fn.members[target.value] = members
                 else:
@@ -750,7 +757,7 @@ class FileAnalyzer(cst.CSTVisitor):
                     self._built_classes.setdefault((fn.key, target.value), []).append(cls_name)
                 else:
                     fn.instance_classes.pop(target.value, None)
-                made_by = (self._project_call_ref(value) or self._called_param(value)) if not cls_name else None
+                made_by = (self.facts.project_call_ref(value) or self._called_param(value)) if not cls_name else None
                 if made_by is not None:  # `s = make(2)`: an instance `make` may build
                     fn.returned_objects[target.value] = made_by
                 else:
@@ -831,16 +838,6 @@ class FileAnalyzer(cst.CSTVisitor):
         func = value.func
         is_tensor_method = isinstance(func, cst.Attribute) and self.facts.kind(func.value) in tf.TENSORS
         return tf.TENSOR if is_tensor_method else tf.UNKNOWN
-
-    def _project_call_ref(self, value) -> refs.CallRef | None:
-        """The one project function or method a call expression runs, by its reference."""
-        if not isinstance(value, cst.Call):
-            return None
-        kind = self.facts.kind(value)
-        if isinstance(kind, frozenset) and not isinstance(kind, tf.MaskCondition) and len(kind) == 1:
-            ref = next(iter(kind))
-            return ref if isinstance(ref, refs.CALL_REFS) else None
-        return None
 
     def _instance_makers(self, value: cst.BaseExpression) -> frozenset | None:
         """What a returned object was made by calling, if it is an instance made here or by a
@@ -1304,7 +1301,7 @@ class FileAnalyzer(cst.CSTVisitor):
             if by_value and self.facts.is_project_name(built):
                 return frozenset({refs.StrEnumClass(built, built=True)})
             return frozenset()
-        called = self._project_call_ref(node)
+        called = self.facts.project_call_ref(node)
         return frozenset({refs.StrEnumReturned(called)}) if called is not None else frozenset()
 
     def member_class(self, node: cst.BaseExpression | None) -> str | None:
@@ -1431,7 +1428,7 @@ class FileAnalyzer(cst.CSTVisitor):
         built = self._constructed_class(receiver)
         if built and facts.is_project_name(built):  # `S(3).run(x)`
             return refs.Method(built, method)
-        made_by = self._project_call_ref(receiver)
+        made_by = self.facts.project_call_ref(receiver)
         if made_by is not None and method not in api.TENSORISH_METHODS:  # `make(2).run(x)`
             return refs.ReturnedMethod(made_by, method, self._method_by_name(receiver, method))
         return self._method_by_name(receiver, method)

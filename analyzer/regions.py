@@ -14,7 +14,7 @@ from typing import Sequence
 
 from tclint.analyzer.call_refs import (
     AnyMethod, Attr, CallRef, CompilingTest, Entries, Getter, InputParam, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, RnnOnly, Named, NumpyResult, OptionalKeys, Param, Returned,
-    PrebuiltArg, ReturnedField, ReturnedMethod, STR_ENUM_REFS,
+    PrebuiltArg, ReturnedField, ReturnedMethod, ReturnsMask, STR_ENUM_REFS,
     SuperMethod, TensorType, field_condition, reads_call_sites,
 )
 from tclint.analyzer.knowledge.hazards import RNN_MODULE_CLASSES
@@ -645,7 +645,8 @@ class ProjectIndex:
         mark = len(self._cut_log)
         active.add(key)
         fn = self.functions[key][1]
-        result = fn.returns == "tensor" or (isinstance(fn.returns, frozenset) and self.condition_holds(fn.returns, active))
+        result = fn.returns in ("tensor", "mask") or (
+            isinstance(fn.returns, frozenset) and self.condition_holds(fn.returns, active))
         active.discard(key)
         if self._settled(mark, active) or result:
             self._returns[key] = result
@@ -732,6 +733,11 @@ class ProjectIndex:
                 found = self._field_source(ref, active)
                 if found is not None:
                     return found
+                continue
+            if isinstance(ref, ReturnsMask):
+                for key in self.resolve_ref(ref.call):
+                    if self.functions[key][1].returns == "mask":
+                        return key, "returns a boolean mask"
                 continue
             if isinstance(ref, Method) and self._is_submodule_call(ref):
                 return f"self.{ref.name}", "returns a tensor"

@@ -110,6 +110,9 @@ class FunctionScope:
     own_params: dict[str, refs.Param] = field(default_factory=dict)
     instance_classes: dict[str, str] = field(default_factory=dict)  # local var -> dotted class
     returned_objects: dict[str, refs.CallRef] = field(default_factory=dict)  # local var -> the project call it came from
+    # local var -> the project call whose result, or `~` of it, it holds: a boolean mask where
+    # the callee returns one (`mask = ~out_of_bounds(x)`)
+    mask_calls: dict[str, refs.CallRef] = field(default_factory=dict)
     returned_built: list[frozenset | None] = field(default_factory=list)  # each return: what made its instance (summary.returns_built)
     returns: list[object] = field(default_factory=list)
     return_fields: list[tuple | None] = field(default_factory=list)  # the fields' kinds of each returned tuple
@@ -497,7 +500,9 @@ class Facts:
         if k == INPUT:
             return Value(Kind.TENSOR, assumed=True, origin="passed to the compiled function")
         if isinstance(k, frozenset):
-            return Value(Kind.MASK if isinstance(k, MaskCondition) else Kind.TENSOR, condition=k, origin=origin)
+            if isinstance(k, MaskCondition):
+                return Value(Kind.MASK, condition=k, origin=origin)
+            return Value(Kind.TENSOR, condition=k, origin=origin, mask_when=self._returned_mask(node))
         if isinstance(k, Record):
             return Value(Kind.OBJECT, record=k)
         if k == STATIC:
@@ -510,6 +515,28 @@ class Facts:
                 return Value(Kind.MASK, condition=cond, from_parameters=True)
             return Value(Kind.TENSOR, condition=cond, from_parameters=True, mask_when=self._unpacked_mask(node))
         return Value(Kind.UNKNOWN)
+
+    def project_call_ref(self, node: cst.BaseExpression) -> refs.CallRef | None:
+        """The one project function or method a call expression runs, by its reference."""
+        if not isinstance(node, cst.Call):
+            return None
+        kind = self.kind(node)
+        if isinstance(kind, frozenset) and not isinstance(kind, MaskCondition) and len(kind) == 1:
+            ref = next(iter(kind))
+            return ref if isinstance(ref, refs.CALL_REFS) else None
+        return None
+
+    def _returned_mask(self, node: cst.BaseExpression) -> MaskCondition | None:
+        """For a project call's result, `~` of it, or a name bound to either: the condition
+        that the callee returns a boolean mask."""
+        node = without_inverts(node)
+        ref = self.project_call_ref(node)
+        if ref is None and isinstance(node, cst.Name):
+            scope = self.function
+            while scope is not None and node.value not in scope.env:
+                scope = scope.parent
+            ref = scope.mask_calls.get(node.value) if scope is not None else None
+        return MaskCondition((refs.ReturnsMask(ref),)) if ref is not None else None
 
     def _unpacked_mask(self, node: cst.BaseExpression) -> MaskCondition | None:
         """For a name unpacked from a project call's tuple (`valid, idx = first_nonzero(x)`):
@@ -1117,6 +1144,13 @@ def values_indices(kind) -> bool:
     """The (values, indices) named tuple a torch op returns (`x.max(1)`): its items are
     tensors, so what returns one returns tensors to whoever indexes or unpacks it."""
     return isinstance(kind, Record) and kind.cls.startswith(VALUES_INDICES + ".")
+
+
+def without_inverts(node: cst.BaseExpression) -> cst.BaseExpression:
+    """What `~` applies to, through any number of them (`~~m` is `m`)."""
+    while isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+        node = node.expression
+    return node
 
 
 def is_literal(node: cst.BaseExpression | None) -> bool:

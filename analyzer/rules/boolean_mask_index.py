@@ -61,6 +61,15 @@ class BooleanMaskIndex(Rule):
                 best, where = x.max(dim=-1)
                 return x[:, where] * best
         """, call="f(torch.randn(4, 3))"),
+        Example("""
+            import torch
+            def order(x):
+                return x.argsort()
+            @torch.compile
+            def f(x):
+                idx = order(x)
+                return x[idx]
+        """, call="f(torch.randn(8))"),
     ]
     INVALID = [
         Example("""
@@ -102,6 +111,16 @@ class BooleanMaskIndex(Rule):
                 found, idx = first_nonzero(x)
                 return idx[found]
         """, call="f(torch.randn(4, 3))"),
+        Example("""
+            import torch
+            def out_of_bounds(x, low, upp):
+                a, b = x < low, x > upp
+                return torch.logical_or(a, b)
+            @torch.compile
+            def f(x):
+                inside = ~out_of_bounds(x, -0.5, 0.5)
+                return x[inside]
+        """, call="f(torch.randn(8))"),
     ]
 
     def __init__(self, analyzer):
