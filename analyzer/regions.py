@@ -23,7 +23,7 @@ from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.project_prebuilt import prebuilt_passed
 from tclint.analyzer.project_str_enums import member_source
 from tclint.analyzer.project_tables import key_tables
-from tclint.analyzer.summary import STAR, CallSite, FileSummary, FunctionSummary
+from tclint.analyzer.summary import CallSite, FileSummary, FunctionSummary
 from tclint.analyzer.tensor_facts import TENSOR_ANNOTATIONS, TRUE_UNDER_DYNAMO_WRAPPERS, is_module_base
 
 # `obj.method()` with obj's class unknown is followed when at most this many classes
@@ -83,7 +83,6 @@ class ProjectIndex:
         self._families: dict[str, bool] = names.get("families", {})
         self._resolved: dict[CallRef, tuple[str, ...]] = names.get("resolved", {})
         self._dotted: dict[str, tuple[str, str] | None] = names.get("dotted", {})
-        self._star_searched: set | None = None  # (module, name) star imports searched in the resolution under way
         self._param_callables: dict[CallRef, tuple[str, ...]] = {}
         self._passers: dict[str, list[CallSite]] | None = None
         self._late_passers: dict[str, list[CallSite]] | None = None
@@ -134,37 +133,9 @@ class ProjectIndex:
                 continue
             alias = fs.imports.get(parts[i])
             if alias is None:
-                return self._star_exported(module, parts[i:], depth)
+                return None
             return self.resolve_dotted(".".join([alias, *parts[i + 1:]]), depth + 1)
         return self._reexported(dotted)
-
-    def _star_exported(self, module: str, parts: list[str], depth: int) -> tuple[str, str] | None:
-        """`pkg.Name` that `pkg/__init__.py` binds by `from .mod import *`: from the last such
-        import whose module exports `Name` (lists it in `__all__`; without one, defines or
-        imports it under a name without a leading `_`)."""
-        name = parts[0]
-        sources = self.module_of(module, STAR).star_imports
-        outer = self._star_searched is None
-        if outer:
-            self._star_searched = set()
-        elif (module, name) in self._star_searched:
-            return None  # packages that star-import each other: each searched once
-        self._star_searched.add((module, name))
-        try:
-            for source in reversed(sources):
-                exporter = self.module_of(source, "__all__")
-                if exporter is not None and exporter.exports is not None:
-                    if name not in exporter.exports:
-                        continue
-                elif name.startswith("_"):
-                    continue
-                found = self.resolve_dotted(".".join([source, *parts]), depth + 1)
-                if found is not None:
-                    return found
-            return None
-        finally:
-            if outer:
-                self._star_searched = None
 
     def module_of(self, module: str, name: str) -> FileSummary | None:
         """The summary of `module`, asked what it says of its top-level `name` (an import, an

@@ -29,7 +29,7 @@ from tclint.analyzer.project_reach import KeptReach
 from tclint.analyzer.project_reads import EVERYTHING, NAME, SUBCLASSES, Groups, TrackedIndex, parameter_passing_sites
 from tclint.analyzer.project_tables import KeyTables
 from tclint.analyzer.project_values import KeptValues
-from tclint.analyzer.summary import STAR, FileSummary
+from tclint.analyzer.summary import FileSummary
 
 # The caches TrackedIndex keeps per entry, and the tables it rebuilds or patches; any other
 # name cache of ProjectIndex is kept only while no file changes its names.
@@ -237,10 +237,6 @@ def resolution_inputs(fs: FileSummary) -> tuple:
             by_name.setdefault(name, []).append((kind, target))
     for name, entries in fs.callable_tables.items():
         by_name.setdefault(name, []).append(("table", frozenset(entries)))
-    if fs.star_imports:
-        by_name.setdefault(STAR, []).append(("star", fs.star_imports))
-    if fs.exports is not None:
-        by_name.setdefault("__all__", []).append(("exports", fs.exports))
     prefix = fs.module + "."
     for key, fn in fs.functions.items():
         by_name.setdefault(_top_name(key, prefix), []).append(

@@ -5,8 +5,7 @@ equal what a fresh whole-project run works out.
 
 A small package of a few modules calls across files, derives classes across files and
 compiles some functions. Seeded random edits change what the files say about names: an
-import added or removed (also a name the package re-exports, or a star import), a module's
-`__all__` toggled, a def or method added or
+import added or removed (also a name the package re-exports), a def or method added or
 renamed, a class's base changed, a decorator added or removed; and what the compiled region
 holds: a `torch.compile(f)` call added or removed, a body changed so that it now breaks or
 calls another file's function; an import or a def of a name nothing looks up, toggled; a module-level wrapper (`_w = wrap(f)`, `logger =
@@ -75,8 +74,7 @@ def _base(rng: random.Random, i: int, name: str) -> str:
 def _import(rng: random.Random, i: int) -> str:
     j = rng.randrange(i)
     return rng.choice([f"from pkg.m{j} import {rng.choice(FUNCTIONS + CLASSES)}", f"from pkg import m{j}",
-                       f"from pkg import {rng.choice(FUNCTIONS)}",  # pkg/__init__.py is not linted: a re-export
-                       f"from pkg.m{j} import *"])  # what m{j} exports, re-exported: followed by the project phase
+                       f"from pkg import {rng.choice(FUNCTIONS)}"])  # pkg/__init__.py is not linted: a re-export
 
 
 def _module(rng: random.Random, i: int) -> dict:
@@ -95,8 +93,7 @@ def _module(rng: random.Random, i: int) -> dict:
 
 def _text(m: dict) -> str:
     spare = "; import os as spare_module" if m.get("spare import") else ""  # on a line of its own it moves every def
-    exports = [f"__all__ = {m['exports']!r}"] if m.get("exports") is not None else []
-    out = ["import logging" + spare, "import torch", "from torch import nn", *m["imports"], *exports, "",
+    out = ["import logging" + spare, "import torch", "from torch import nn", *m["imports"], "",
            "def apply(fn, x):", "    return fn(x)", "",
            "def wrap(fn):", "    def inner(x):", "        return fn(x)", "    return inner", "",
            *(f"{name} = {value}" for name, value in m["wrappers"].items()), ""]
@@ -123,7 +120,7 @@ def _lines(body: str, indent: str) -> list[str]:
 def _edit(rng: random.Random, i: int, m: dict) -> str:
     """One edit that changes what module `i` says about names; returns its kind."""
     kinds = ["def added", "def renamed", "method added", "method renamed", "base changed", "decorator",
-             "compile call", "body changed", "wrapper toggled", "spare import", "spare def", "exports"]
+             "compile call", "body changed", "wrapper toggled", "spare import", "spare def"]
     if i:
         kinds += ["import added", "import removed"]
     kind = rng.choice(kinds)
@@ -155,8 +152,6 @@ def _edit(rng: random.Random, i: int, m: dict) -> str:
     elif kind == "compile call" and m["defs"]:
         name = rng.choice(list(m["defs"]))
         m["compiled"] = [n for n in m["compiled"] if n != name] if name in m["compiled"] else [*m["compiled"], name]
-    elif kind == "exports":  # what a star import of the module binds: its `__all__`, or its public names
-        m["exports"] = None if m.get("exports") is not None else rng.sample(FUNCTIONS + CLASSES, 2)
     elif kind.startswith("spare"):  # a name nothing looks up (the server answers from the last run)
         m[kind] = not m.get(kind)
     elif kind == "wrapper toggled":

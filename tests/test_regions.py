@@ -71,50 +71,6 @@ def test_package_imports_and_reexports(tmp_path):
     assert found == [("ops.py", 3, "TC102")]
 
 
-def test_names_a_package_star_imports_are_followed_as_its_modules_export_them(tmp_path):
-    """`from .sub import *` binds what `sub` lists in `__all__`, or without one its names
-    that do not start with `_`; the last star import that binds a name wins."""
-    found, _ = lint_tree(tmp_path, {
-        "pkg/__init__.py": "from .listed import *\nfrom .public import *\n",
-        "pkg/listed.py": "import torch\n__all__ = ['exported']\n\n"
-                         "def exported(x):\n    return x.sum().item()\n\n"
-                         "def unlisted(x):\n    return x.sum().item()\n",
-        "pkg/public.py": "import torch\n\ndef shown(x):\n    return x.tolist()\n\n"
-                         "def _hidden(x):\n    return x.tolist()\n",
-        "pkg/model.py": """
-            import torch
-            import pkg
-
-            @torch.compile
-            def f(x):
-                return pkg.exported(x) + pkg.unlisted(x) + pkg.shown(x) + pkg._hidden(x)
-        """,
-    })
-    assert found == [("listed.py", 5, "TC102"), ("public.py", 4, "TC104")]
-
-
-def test_packages_that_star_import_each_other_are_searched_once_per_name(tmp_path, monkeypatch):
-    """Six modules that each star-import all six: a name none defines is looked up in each
-    module once, not along every chain of star imports (six to the eighth power)."""
-    from tclint.analyzer.regions import ProjectIndex
-
-    stars = "".join(f"from pkg.m{i} import *\n" for i in range(6))
-    files = {"pkg/__init__.py": stars, **{f"pkg/m{i}.py": stars for i in range(6)}, "pkg/model.py": """
-        import torch
-        from pkg.m0 import missing
-
-        @torch.compile
-        def f(x):
-            return missing(x)
-    """}
-    looked_up = []
-    resolve = ProjectIndex.resolve_dotted
-    monkeypatch.setattr(ProjectIndex, "resolve_dotted",
-                        lambda self, dotted, depth=0: looked_up.append(dotted) or resolve(self, dotted, depth))
-    found, _ = lint_tree(tmp_path, files)
-    assert found == [] and len(looked_up) < 200
-
-
 def test_module_forward_roots_and_inheritance(tmp_path):
     files = {"m.py": """
         import torch
