@@ -21,6 +21,7 @@ entries that read a name an edit changed, and keeps the rest.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
 from tclint.analyzer.call_refs import CallRef, reads_call_sites
@@ -62,10 +63,14 @@ class TrackedIndex(ProjectIndex):
         self.callees_dropped: set[str] = set()  # the functions whose kept callee list forget() dropped
         self.reads = reads
         self.groups = groups
-        self._frames: list[set] = []  # the names read by each entry being computed, innermost last
+        # the names read by each entry being computed, innermost last; always this list (set
+        # aside in place), which the views note into without holding the index: an index is
+        # no cycle, so it goes when dropped even where the heap is frozen (server/heap.py)
+        self._frames: list[set] = []
         self._plain = (self.modules, self.functions, self.classes, self.methods_by_name)
-        self._views = tuple(_Reads(d, note, self._note_everything) for d, note in zip(
-            self._plain, (self._note_module, self._note_key, self._note_key, self._note_method)))
+        everything = partial(_note_everything, self._frames)
+        self._views = tuple(_Reads(d, partial(note, self._frames), everything) for d, note in zip(
+            self._plain, (_note_module, _note_key, _note_key, _note_method)))
         self._interned: dict[frozenset, frozenset] = {}
         self.unframed: set = set()  # names read by no entry (a pass asking outside one): module_of
         self._overriding = 0  # inside _overrides, which notes ("method", name) instead of SUBCLASSES
@@ -95,23 +100,25 @@ class TrackedIndex(ProjectIndex):
             reads = self.values.reads if self.values is not None and entry[0] in self.values.caches else self.reads
             self._frames[-1].update(reads.get(entry, ()))  # none: the guard of a cyclic base
 
-    def _note_module(self, module: str) -> None:
-        self._frames[-1].add(module)
-
-    def _note_key(self, key: str) -> None:
-        # The key is some module's top-level name, or under one: one module split per dot.
-        frame = self._frames[-1]
-        i = key.find(".")
-        while i != -1:
-            j = key.find(".", i + 1)
-            frame.add((NAME, key[:i], key[i + 1:j] if j != -1 else key[i + 1:]))
-            i = j
-
     def _note_method(self, name: str) -> None:
-        self._frames[-1].add(("method", name))
+        _note_method(self._frames, name)
 
     def _note_everything(self) -> None:
-        self._frames[-1].add(EVERYTHING)
+        _note_everything(self._frames)
+
+    def _unnoted(self):
+        """What is worked out inside reads nothing for the entries being computed: their
+        frames set aside (in place) and the plain tables in, until `_noted_again`."""
+        frames = self._frames[:]
+        self._frames.clear()
+        views = self.modules, self.functions, self.classes, self.methods_by_name
+        self.modules, self.functions, self.classes, self.methods_by_name = self._plain
+        return frames, views
+
+    def _noted_again(self, saved) -> None:
+        frames, views = saved
+        self._frames[:] = frames
+        self.modules, self.functions, self.classes, self.methods_by_name = views
 
     def _computed(self, entry: tuple, compute: Callable[[], Any]) -> Any:
         self._start()
@@ -197,14 +204,11 @@ class TrackedIndex(ProjectIndex):
         if self._frames:
             self._note_everything()
         if self._passers is None:
-            frames, self._frames = self._frames, []
-            views = self.modules, self.functions, self.classes, self.methods_by_name
-            self.modules, self.functions, self.classes, self.methods_by_name = self._plain
+            saved = self._unnoted()
             try:
                 self._passers = self._kept_passers.refresh(self.functions, self.files, self.resolve_ref)
             finally:
-                self._frames = frames
-                self.modules, self.functions, self.classes, self.methods_by_name = views
+                self._noted_again(saved)
         return self._passers
 
     def resolve_dotted(self, dotted: str, depth: int = 0) -> tuple[str, str] | None:
@@ -258,14 +262,11 @@ class TrackedIndex(ProjectIndex):
         if self._subclasses is None:
             # Built over every class, with none of its reads noted here: each class's order
             # records its own, and a change of one notes SUBCLASSES (resolutions.py).
-            frames, self._frames = self._frames, []
-            views = self.modules, self.functions, self.classes, self.methods_by_name
-            self.modules, self.functions, self.classes, self.methods_by_name = self._plain
+            saved = self._unnoted()
             try:
                 super().subclasses(class_key)
             finally:
-                self._frames = frames
-                self.modules, self.functions, self.classes, self.methods_by_name = views
+                self._noted_again(saved)
         if self._frames and not self._overriding:
             self._frames[-1].add(SUBCLASSES)
         return super().subclasses(class_key)
@@ -334,14 +335,11 @@ class TrackedIndex(ProjectIndex):
         """The callers map over the compiled region, built with no reads noted (each answer
         notes the functions whose callers it read)."""
         if self._callers_map is None:
-            frames, self._frames = self._frames, []
-            views = self.modules, self.functions, self.classes, self.methods_by_name
-            self.modules, self.functions, self.classes, self.methods_by_name = self._plain
+            saved = self._unnoted()
             try:
                 super()._callers()
             finally:
-                self._frames = frames
-                self.modules, self.functions, self.classes, self.methods_by_name = views
+                self._noted_again(saved)
         return self._callers_map
 
     def _callers(self):
@@ -382,6 +380,28 @@ class Groups:
                 if not holders:
                     del self._with[name]
         return out
+
+
+def _note_module(frames: list[set], module: str) -> None:
+    frames[-1].add(module)
+
+
+def _note_key(frames: list[set], key: str) -> None:
+    # The key is some module's top-level name, or under one: one module split per dot.
+    frame = frames[-1]
+    i = key.find(".")
+    while i != -1:
+        j = key.find(".", i + 1)
+        frame.add((NAME, key[:i], key[i + 1:j] if j != -1 else key[i + 1:]))
+        i = j
+
+
+def _note_method(frames: list[set], name: str) -> None:
+    frames[-1].add(("method", name))
+
+
+def _note_everything(frames: list[set]) -> None:
+    frames[-1].add(EVERYTHING)
 
 
 class _Reads:

@@ -21,9 +21,9 @@ from tclint.server.parse_pool import ParsePool, SummaryFailed
 log = logging.getLogger(__name__)
 
 
-# Projects of at least this many files settle their heap after a fresh project phase. A
-# small one's kept resolutions cost the collector little, and freezing often would keep what
-# later turns into cyclic garbage (an LSP session opens and closes many small projects).
+# Projects of at least this many files freeze what each project phase made (server/heap.py).
+# A small one's kept resolutions cost the collector little, and freezing often would keep
+# what later turns into cyclic garbage (an LSP session opens and closes many small projects).
 SETTLED_PROJECT_FILES = 500
 
 
@@ -216,12 +216,10 @@ class WorkspaceIndex:
         from tclint.server import heap
 
         summaries = list(proj.summaries.values())
-        with heap.collector_off():
+        # A big project's kept resolutions and findings stay out of the collector's passes
+        # (on transformers/models they halved an edit's project phase).
+        with heap.kept_out() if len(summaries) >= SETTLED_PROJECT_FILES else heap.collector_off():
             found = project_diagnostics(summaries, proj.settings, proj.resolutions)
-        if len(summaries) >= SETTLED_PROJECT_FILES and proj.resolutions.last[0] == len(summaries):
-            # A big index started afresh and filled the kept resolutions: out of the collector's
-            # full passes too (on transformers/models they halved an edit's project phase).
-            heap.settle()
         by_path: dict[str, list] = {}
         for d in found:
             by_path.setdefault(d.path, []).append(d)

@@ -1,6 +1,6 @@
 """The server's project phase and the cyclic collector: no collection while it runs (over a
-whole workspace it allocates objects that live until its end), and the resolutions a fresh
-index fills are moved out of the collector's full passes (server/heap.py)."""
+whole workspace it allocates objects that live until its end), and what a big project's phase
+makes is moved out of the collector's passes after it (server/heap.py)."""
 import gc
 
 import pytest
@@ -35,29 +35,54 @@ def _workspace(tmp_path, texts: dict[str, str]) -> tuple[WorkspaceIndex, object]
     return index, key
 
 
-def test_the_phase_runs_without_collections_and_a_big_project_settles_after_a_fresh_index_only(tmp_path, monkeypatch):
+def test_the_phase_runs_without_collections_and_a_big_project_freezes_what_each_run_made(tmp_path, monkeypatch):
     monkeypatch.setattr(workspace_index, "SETTLED_PROJECT_FILES", 2)
     index, key = _workspace(tmp_path, {"a": "def f(x):\n    return x\n", "b": "from a import f\n"})
     phase = api.project_diagnostics
-    collecting, settled = [], []
+    collecting, frozen = [], []
     monkeypatch.setattr(api, "project_diagnostics",
                         lambda *args: collecting.append(gc.isenabled()) or phase(*args))
-    monkeypatch.setattr(heap, "settle", lambda: settled.append(1))
+    monkeypatch.setattr(heap.gc, "freeze", lambda: frozen.append(gc.isenabled()))
     was = gc.isenabled()
     gc.enable()
     try:
         index.diagnostics(key)
-        assert collecting == [False] and gc.isenabled() and settled == [1]
+        assert collecting == [False] and gc.isenabled() and frozen == [False]
         index.set_buffer(str(key / "a.py"), "def f(x):\n    return x.sum().item()\n")  # same names
         index.diagnostics(key)
-        assert collecting == [False, False] and settled == [1]
+        assert collecting == [False, False] and frozen == [False, False]
     finally:
         (gc.enable if was else gc.disable)()
 
 
-def test_a_small_project_does_not_settle(tmp_path, monkeypatch):
+def test_a_project_phase_leaves_no_cyclic_garbage(tmp_path):
+    """What a big project's phase makes is frozen (never collected): what a later run drops
+    of it, its project index above all, must go by reference counting."""
+    index, key = _workspace(tmp_path, {
+        "a": "import torch\nfrom b import helper\n\n\ndef f(x):\n    return helper(x).item()\n",
+        "b": "def helper(x):\n    print(x)\n    return x * 2\n"})
+    a = (key / "a.py").read_text()
+    was = gc.isenabled()
+    try:
+        for text in [a.replace("def f", "@torch.compile\ndef f"), a] * 2:  # a root added and gone
+            index.set_buffer(str(key / "a.py"), text)
+            gc.collect()  # the edited file's summary leaves cycles (the analyzer's visitors)
+            gc.disable()
+            index.diagnostics(key)
+            gc.set_debug(gc.DEBUG_SAVEALL)
+            try:
+                assert gc.collect() == 0, sorted({type(o).__qualname__ for o in gc.garbage})
+            finally:
+                gc.set_debug(0)
+                gc.garbage.clear()
+            gc.enable()
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def test_a_small_project_does_not_freeze(tmp_path, monkeypatch):
     index, key = _workspace(tmp_path, {"a": "def f(x):\n    return x\n", "b": "from a import f\n"})
-    settled = []
-    monkeypatch.setattr(heap, "settle", lambda: settled.append(1))
+    frozen = []
+    monkeypatch.setattr(heap.gc, "freeze", lambda: frozen.append(1))
     index.diagnostics(key)
-    assert settled == []
+    assert frozen == []
