@@ -16,13 +16,13 @@ from tclint.analyzer.call_refs import RECORDS as CALL_REFS
 from tclint.analyzer.diagnostic import ChainStep, Diagnostic, Fix, Severity, Span, TextEdit
 from tclint.analyzer.knowledge.hazards import GraphBreak
 from tclint.analyzer.summary import (Arm, Block, CallSite, Candidate, ClassSummary, CompileSite, Comprehension,
-                                     FileSummary, FunctionSummary, Held)
+                                     FileSummary, FunctionSummary, Held, ReturnedCall, StoredDefault)
 from tclint.analyzer.suppressions import Suppression
 
 _CLASSES = {cls.__name__: cls for cls in (
     ChainStep, Diagnostic, Fix, Severity, Span, TextEdit, GraphBreak,
     Arm, Block, CallSite, Candidate, ClassSummary, CompileSite, Comprehension, FileSummary, FunctionSummary, Held,
-    Suppression, *CALL_REFS,
+    ReturnedCall, StoredDefault, Suppression, *CALL_REFS,
 )}
 _TOP = {"summary": FileSummary, "run": list, "context": list, "confirm": dict}  # confirm: a runner's JSON report
 

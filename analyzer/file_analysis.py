@@ -40,6 +40,7 @@ from tclint.analyzer.summary import (
     Held,
 )
 from tclint.analyzer.held_methods import HeldReads
+from tclint.analyzer import stored_defaults
 from tclint.analyzer.training_paths import training_only_block
 from tclint.analyzer.param_uses import non_tensor_params
 from tclint.analyzer.tree_walk import TRIVIA, walk
@@ -130,6 +131,10 @@ class FileAnalyzer(cst.CSTVisitor):
         self._tensor_branches: set[int] = set()
         self._tensor_branch_depth = 0
         self._narrow_saved: list[tuple[str, object]] = []
+        # (function key, local) bound to a project call somewhere; function key -> [(local, the return
+        # statement returning it)] of those: a call it returns, if bound once (stored_defaults)
+        self._call_bound: set[tuple[str, str]] = set()
+        self._returned_names: dict[str, list] = {}
         # Names bound to literal sequences (`models = [A(), B()]`) and loop variables over
         # them, so `torch.compile(m) for m in models` finds its targets.
         self._literal_names: dict[str, list] = {}
@@ -418,6 +423,8 @@ class FileAnalyzer(cst.CSTVisitor):
             and any(b.rpartition(".")[2] == "TypedDict" for b in bases))
         self.summary.classes[key] = summary
         self.span_later(summary, node.name)
+        if stored_defaults.is_dataclass(self.facts, node):
+            summary.stored_defaults = stored_defaults.dataclass_defaults(self.facts, node)
         self._prescan_attributes(node, scope, summary)
 
     def _leave_class(self, node: cst.ClassDef) -> None:
@@ -431,6 +438,8 @@ class FileAnalyzer(cst.CSTVisitor):
         for stmt in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():
             if isinstance(stmt, cst.FunctionDef) and any(dotted_name(d.decorator) == "property" for d in stmt.decorators):
                 self._properties[scope.key] = self._properties.get(scope.key, frozenset()) | {stmt.name.value}
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
+                summary.stored_defaults = stored_defaults.init_defaults(self.facts, stmt)
             if isinstance(stmt, cst.FunctionDef) and stmt.name.value in ("__init__", "reset_parameters", "build", "setup"):
                 scan_set_up(self.facts, scope, summary, stmt)
             elif isinstance(stmt, cst.SimpleStatementLine):
@@ -586,6 +595,11 @@ class FileAnalyzer(cst.CSTVisitor):
         summary.under_dynamo = _predicate_value(scope.dynamo_returns)
         if summary.held_methods:
             self._held_reads(summary, node)
+        returned = self._returned_names.pop(scope.key, None)
+        if returned:  # `out = Cls(h)` ... `return out`: a call a local bound once holds
+            calls = stored_defaults.bound_once(node, {name for name, _ in returned})
+            for name, ret in returned:
+                self._returned_call(summary, calls.get(name), ret)
         if scope.objects:
             _objects_passed(scope)
         self.facts.function = scope.parent
@@ -604,11 +618,23 @@ class FileAnalyzer(cst.CSTVisitor):
                     value, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in value.elements) else None)
         if fn is not None and node.value is not None:
             summary = self.summary.functions[fn.key]
+            for value in stored_defaults.returned_values(node.value):
+                if isinstance(value, cst.Name) and (fn.key, value.value) in self._call_bound:
+                    self._returned_names.setdefault(fn.key, []).append((value.value, node))
+                else:
+                    self._returned_call(summary, value, node)
             summary.returns_members = summary.returns_members | self.member_sources(node.value)
             returned = self._returned_callables(node.value)
             if returned:
                 summary.returns_callables = summary.returns_callables | returned
             fn.dynamo_returns.append(_LITERAL if tf.is_literal(node.value) else self.facts.value_under_dynamo(node.value))
+
+    def _returned_call(self, summary: FunctionSummary, value, ret: cst.Return) -> None:
+        """Notes `return Cls(...)` (stored_defaults: an object the frame cannot rebuild)."""
+        call = stored_defaults.returned_call(self.facts, value)
+        if call is not None:
+            summary.returned_calls.append(call)
+            self.span_later(call, ret)
 
     def _field_kind(self, value: cst.BaseExpression):
         """What a field of a returned tuple holds, as `_arg_kind` says, `_MASK` for a mask, or
@@ -701,6 +727,8 @@ class FileAnalyzer(cst.CSTVisitor):
         fn = self.facts.function
         if isinstance(target, cst.Name):
             if fn is not None:
+                if isinstance(value, cst.Call) and stored_defaults.returned_call(self.facts, value) is not None:
+                    self._call_bound.add((fn.key, target.value))
                 members = self.member_sources(value) if value is not None and kind not in tf.TENSORS else None
                 previous = fn.env.get(target.value)
                 kept = (self._branch_depth and (tf.is_literal(value) or kind == tf.UNKNOWN) and previous is not None

@@ -829,7 +829,8 @@ def _shifted_function(fn, by: int):
                  candidates=[_with(c, span=_shift(c.span, by), fix=_shift_fix(c.fix, by)) for c in fn.candidates],
                  blocks=[_with(b, span=_shift(b.span, by), checkpoint=_shift(b.checkpoint, by)) for b in fn.blocks],
                  forks=[tuple(_with(a, span=_shift(a.span, by)) for a in fork) for fork in fn.forks],
-                 held_methods=[_with(h, span=_shift(h.span, by)) for h in fn.held_methods])
+                 held_methods=[_with(h, span=_shift(h.span, by)) for h in fn.held_methods],
+                 returned_calls=[_with(r, span=_shift(r.span, by)) for r in fn.returned_calls])
 
 
 def moved_records(before: dict, after: dict) -> dict[tuple[str, str], int]:

@@ -32,6 +32,7 @@ from tclint.analyzer.notebook import Notebook, read_notebook
 from tclint.analyzer.per_file import PerFile
 from tclint.analyzer.resolutions import Resolutions
 from tclint.analyzer.resume_breaks import add_resume_breaks
+from tclint.analyzer.returned_defaults import add_returned_defaults
 from tclint.analyzer.unresumable_blocks import add_block_breaks
 from tclint.analyzer.rules import all_rules, visitor_rules
 from tclint.analyzer.selection import ignored_for_file, is_selected, severity_for
@@ -350,6 +351,7 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
     breaks.update(made)
     add_held_method_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make_at, breaks)
     breaks.update(made)
+    add_returned_defaults(index, found, reached, lambda code, key: code in enabled_in.get(key, enabled), make_at)
     add_block_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make_at, breaks)
     breaks.update(made)
     raw.extend(add_comprehension_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make_at,

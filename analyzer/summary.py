@@ -139,6 +139,29 @@ class Held:
     method: object = None  # for a binding: the Method it may be (a CallRef)
 
 
+@dataclass(frozen=True)
+class StoredDefault:
+    """A parameter of a class's `__init__` (or a dataclass field) whose default is a function
+    the object stores: `position` among the positional parameters after `self` (None for a
+    keyword-only one); `function` the default's dotted name, to be resolved to a project
+    function, or None for a lambda."""
+
+    name: str
+    position: int | None
+    function: str | None = None
+
+
+@dataclass
+class ReturnedCall:
+    """`return Cls(...)` (alone, in a returned tuple or list, or through a local bound once
+    to it): what is called and how many of its parameters the call fills."""
+
+    callee: str  # the dotted name called
+    positional: int
+    keywords: frozenset
+    span: Span = None  # the return statement
+
+
 @dataclass
 class FunctionSummary:
     key: str  # "pkg.mod:Class.method"
@@ -196,6 +219,9 @@ class FunctionSummary:
     # that is one (FileAnalyzer.member_sources, no method asked yet)
     returns_members: frozenset = frozenset()
     stores_members: dict[str, frozenset] = field(default_factory=dict)
+    # Calls its return statements return (`return Cls(h)`), each spanning its statement: an
+    # object built here that holds a function default cannot be rebuilt (stored_defaults)
+    returned_calls: list = field(default_factory=list)  # list[ReturnedCall]
 
 
 @dataclass
@@ -218,6 +244,9 @@ class ClassSummary:
     # record's fields): class-body constants and `self.name = ...` in any method, joined.
     # Read through `Attr` conditions, which span the class's bases and subclasses.
     attr_kinds: dict[str, ArgKind] = field(default_factory=dict)
+    # How `__init__` (its own, or a dataclass's generated one) stores function defaults on the
+    # object (StoredDefault); None where the class defines no `__init__`
+    stored_defaults: tuple | None = None
 
 
 @dataclass
