@@ -135,6 +135,9 @@ class FileAnalyzer(cst.CSTVisitor):
         # statement returning it)] of those: a call it returns, if bound once (stored_defaults)
         self._call_bound: set[tuple[str, str]] = set()
         self._returned_names: dict[str, list] = {}
+        # id of an if-arm -> (name, the project class `isinstance(name, Sub)` narrows it to there)
+        self._class_arms: dict[int, tuple[str, str]] = {}
+        self._class_arms_entered: list = []
         # Names bound to literal sequences (`models = [A(), B()]`) and loop variables over
         # them, so `torch.compile(m) for m in models` finds its targets.
         self._literal_names: dict[str, list] = {}
@@ -294,6 +297,10 @@ class FileAnalyzer(cst.CSTVisitor):
             self._guards.append(self._guarded[id(node)])
         if self._narrowed and id(node) in self._narrowed:
             self._enter_narrowed(node)
+        if self._class_arms and id(node) in self._class_arms:
+            self._class_arms_entered.append(self.facts.narrowed_instance(*self._class_arms[id(node)]))
+            self._class_arms_entered[-1].__enter__()
+            self.facts.reset_memo()
         if self._tensor_branches and id(node) in self._tensor_branches:
             self._tensor_branch_depth += 1
         if self._training_blocks and id(node) in self._training_blocks:
@@ -349,6 +356,9 @@ class FileAnalyzer(cst.CSTVisitor):
             self._guards.pop()
         if self._narrowed and id(original_node) in self._narrowed:
             self._leave_narrowed()
+        if self._class_arms and id(original_node) in self._class_arms:
+            self._class_arms_entered.pop().__exit__(None, None, None)
+            self.facts.reset_memo()
         if self._tensor_branches and id(original_node) in self._tensor_branches:
             self._tensor_branch_depth -= 1
         if self._training_blocks and id(original_node) in self._training_blocks:
@@ -414,7 +424,8 @@ class FileAnalyzer(cst.CSTVisitor):
             qual = self.facts.qualname(base) or dotted_name(base)
             if qual:
                 bases.append(qual)
-        scope = tf.ClassScope(key=key, name=node.name.value, bases=tuple(bases))
+        scope = tf.ClassScope(key=key, name=node.name.value, bases=tuple(bases),
+                              tensor_overrides=_tensor_overrides(node) if "torch.Tensor" in bases else frozenset())
         self._class_stack.append(scope)
         self._containers.append(scope)
         self.facts.class_scope = scope
@@ -1826,6 +1837,9 @@ class FileAnalyzer(cst.CSTVisitor):
         training = training_only_block(node)
         if training is not None:
             self._training_blocks.add(id(training))
+        narrowed_class = tf.class_test(self.facts, node.test)
+        if narrowed_class is not None:  # `if isinstance(y, Sub):` its body calls Sub's methods on `y`
+            self._class_arms[id(node.body)] = narrowed_class
         narrowed = _python_value_test(self.facts, node.test)
         if narrowed is not None and self.facts.function is not None:
             self._narrowed[id(node.body)] = (narrowed, tf.STATIC)
@@ -2289,6 +2303,13 @@ _BOOKKEEPING_LEAVE = {
     **dict.fromkeys((cst.Call, cst.BinaryOperation, cst.UnaryOperation, cst.Subscript, cst.Comparison),
                     FileAnalyzer._count_graph_op),
 }
+
+
+def _tensor_overrides(node: cst.ClassDef) -> frozenset:
+    """The methods a class body defines whose names tensors have too."""
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    return frozenset(s.name.value for s in body
+                     if isinstance(s, cst.FunctionDef) and s.name.value in api.TENSOR_ATTRIBUTES)
 
 
 def analyze_module(module: cst.Module, path: str, module_name: str, is_package: bool,

@@ -456,7 +456,8 @@ class IncrementalSummarizer:
             return None  # leaving the class recorded something, or the class body is not plain
         scope = entered["scope"]
         summary = head.summary.classes[scope.key]
-        context = (scope.key, scope.name, scope.bases, tuple(summary.bases), summary.optional_keys)
+        context = (scope.key, scope.name, scope.bases, tuple(summary.bases), summary.optional_keys,
+                   scope.tensor_overrides)
         known = previous.positions if previous is not None and previous.tree is tree else {}
         head_positions = _Positions(lambda wanted: _head_positions(tree, cls, wanted), known)
         part = _finished(head, recorders, head_positions)
@@ -497,7 +498,8 @@ class IncrementalSummarizer:
         analyzer = FileAnalyzer(path, module, is_package, rules)
         recorders = _record(analyzer, local, module, is_package)
         # Inside the class, as the whole-file walk is when it reaches this member.
-        inner = tf.ClassScope(key=scope.key, name=scope.name, bases=scope.bases)
+        inner = tf.ClassScope(key=scope.key, name=scope.name, bases=scope.bases,
+                              tensor_overrides=scope.tensor_overrides)
         inner.attrs = recorders[_ATTRS] = _DictRecorder(local[_ATTRS])
         inner.built_from = recorders[_BUILT_FROM] = _DictRecorder(local[_BUILT_FROM])
         entered = ClassSummary(key=summary.key, name=summary.name, bases=summary.bases,

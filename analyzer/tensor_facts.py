@@ -90,6 +90,8 @@ class ClassScope:
     attrs: dict[str, object] = field(default_factory=dict)  # self.attr -> kind
     bases: tuple[str, ...] = ()  # qualified names, as far as imports tell
     built_from: dict[str, str] = field(default_factory=dict)  # self.attr -> class it was built from
+    # a torch.Tensor subclass's own methods of names tensors have (`def sum(self)`)
+    tensor_overrides: frozenset = frozenset()
 
 
 @dataclass
@@ -443,7 +445,7 @@ class Facts:
                     table[name] = value
 
     @contextmanager
-    def _narrowed_instance(self, name: str, cls: str):
+    def narrowed_instance(self, name: str, cls: str):
         """`name` holds an instance of the project class `cls` here (an `isinstance` test
         said so), even where it is known as a tensor (a Tensor subclass)."""
         saved = self._narrowed.get(name)
@@ -673,7 +675,7 @@ class Facts:
             narrowed = _class_narrowed(self, node)
             if narrowed is not None:  # `isinstance(y, Sub) and y.from_forward()`: Sub's method
                 left = self.kind(node.left)
-                with self._narrowed_instance(*narrowed):
+                with self.narrowed_instance(*narrowed):
                     return combine(left, self.kind(node.right))
             excluded = _tensor_excluded(self, node)
             if excluded is not None:  # `not torch.is_tensor(x) and x == 0`: no tensor `x` on the right
@@ -813,14 +815,15 @@ class Facts:
                 return elements[0]
             if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super":
                 return self._project_call(refs.SuperMethod(self.class_dotted(), method)) if self.class_dotted() else UNKNOWN
-            if self.is_self(receiver):
+            own_tensor = self.is_self(receiver) and _tensor_method_of_self(self.function.class_scope, method)
+            if self.is_self(receiver) and not own_tensor:
                 cls = self.function.class_scope
                 if cls.attrs.get(method) == MODULE:
                     return TENSOR
                 return self._project_call(refs.Method(self.class_dotted(), method))
-            base = self.kind(receiver)
-            if (base in TENSORS and isinstance(receiver, cst.Name) and receiver.value in self._narrowed
-                    and method not in api.TENSOR_ATTRIBUTES):  # a Tensor subclass's own method, not a tensor's
+            base = TENSOR if own_tensor else self.kind(receiver)
+            if (isinstance(receiver, cst.Name) and receiver.value in self._narrowed
+                    and method not in api.TENSOR_ATTRIBUTES):  # the narrowed class's own method, not a tensor's
                 return self._project_call(refs.Method(self._narrowed[receiver.value], method))
             if base == INPUT and method in _MAPPING_METHODS:
                 return UNKNOWN  # `batch.items()`: the input is a dict, not the tensor assumed
@@ -1120,12 +1123,24 @@ def _tensor_excluded(facts: Facts, node: cst.BooleanOperation) -> str | None:
     return None
 
 
+def _tensor_method_of_self(cls: ClassScope, method: str) -> bool:
+    """`self.sum()` in a direct torch.Tensor subclass that defines no `sum` of its own: a
+    tensor method on a tensor."""
+    return "torch.Tensor" in cls.bases and method in api.TENSOR_ATTRIBUTES and method not in cls.tensor_overrides
+
+
 def _class_narrowed(facts: Facts, node: cst.BooleanOperation) -> tuple[str, str] | None:
     """The name and project class the right side of `isinstance(y, Sub) and ...` (the
     test anywhere in a chain of `and`s on the left) reads `y` as."""
-    if facts.function is None or not isinstance(node.operator, cst.And):
+    return class_test(facts, node.left) if isinstance(node.operator, cst.And) else None
+
+
+def class_test(facts: Facts, node: cst.BaseExpression) -> tuple[str, str] | None:
+    """The name and project class where `node` holds: `isinstance(y, Sub)`, alone or
+    anywhere in a chain of `and`s."""
+    if facts.function is None:
         return None
-    for test in _conjuncts(node.left):
+    for test in _conjuncts(node):
         if (isinstance(test, cst.Call) and len(test.args) == 2 and isinstance(test.args[0].value, cst.Name)
                 and facts.qualname(test.func) == "builtins.isinstance"):
             cls = facts.qualname(test.args[1].value)

@@ -345,3 +345,31 @@ def test_a_property_read_follows_an_edit_of_the_base_class_that_defines_it():
     edited = text.replace("    @property\n", "")
     assert inc.summarize(edited, "f.py", "f", False) == summarize(edited, "f.py", "f", False)
     assert inc.summarize(text, "f.py", "f", False) == summarize(text, "f.py", "f", False)
+
+
+TAGGED = textwrap.dedent("""\
+    import torch
+
+    class Tagged(torch.Tensor):
+        def above_zero(self):
+            return self.sum() > 0
+
+    @torch.compile
+    def f(x):
+        y = x.as_subclass(Tagged)
+        if isinstance(y, Tagged):
+            if y.above_zero():
+                return y * 2
+        return y
+""")
+
+
+def test_a_tensor_subclass_overriding_a_tensor_method_rereads_its_other_methods():
+    # `self.sum()` is a tensor's sum until the class defines its own (a plain number here)
+    inc = IncrementalSummarizer()
+    assert (11, "TC101") in _codes(inc.summarize(TAGGED, "f.py", "f", False))
+    edited = TAGGED.replace("    def above_zero(self):",
+                            "    def sum(self):\n        return 1\n    def above_zero(self):")
+    after = inc.summarize(edited, "f.py", "f", False)
+    assert after == summarize(edited, "f.py", "f", False)
+    assert "TC101" not in {code for _, code in _codes(after)}

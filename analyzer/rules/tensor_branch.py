@@ -187,8 +187,34 @@ class TensorBranch(Rule):
                 t.mode = mode
                 return t
         """, call="f(make('inverse'))"),
+        Example("""
+            import torch
+            class Tagged(torch.Tensor):
+                def from_forward(self):
+                    return True
+            @torch.compile
+            def f(x):
+                y = x.as_subclass(Tagged)
+                if isinstance(y, Tagged):
+                    if y.from_forward():
+                        return y * 2
+                return y + 1
+        """, call="f(torch.ones(2, 3))"),
     ]
     INVALID = [
+        Example("""
+            import torch
+            class Tagged(torch.Tensor):
+                def positive(self):
+                    return self.sum() > 0
+            @torch.compile
+            def f(x):
+                y = x.as_subclass(Tagged)
+                if isinstance(y, Tagged):
+                    if y.positive():
+                        return y * 2
+                return y + 1
+        """, call="f(torch.ones(2, 3))"),
         Example("""
             import torch
             class Tagged(torch.Tensor):
