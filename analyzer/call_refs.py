@@ -185,10 +185,12 @@ class NumpyResult:
 @dataclass(frozen=True)
 class ReturnsMask:
     """A condition: `call` returns a boolean mask (every return statement of the callee
-    returns one), so what a name bound to its result (or to `~` of it) indexes breaks
-    (`mask = ~out_of_bounds(x, low, upp)`, then `x[mask]`)."""
+    returns one, or compares a parameter the call passes a tensor: `tensors`, the positions
+    and keywords it does), so what a name bound to its result (or to `~` of it) indexes
+    breaks (`mask = ~out_of_bounds(x, low, upp)`, then `x[mask]`)."""
 
     call: CallRef
+    tensors: frozenset = frozenset()
 
     def __str__(self) -> str:
         return f"mask:{self.call}"

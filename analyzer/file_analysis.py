@@ -135,6 +135,9 @@ class FileAnalyzer(cst.CSTVisitor):
         # statement returning it)] of those: a call it returns, if bound once (stored_defaults)
         self._call_bound: set[tuple[str, str]] = set()
         self._returned_names: dict[str, list] = {}
+        # function key -> the parameters each of its returns compares so far (None: a return
+        # that is neither such a comparison nor a mask)
+        self._compared_params: dict[str, tuple | None] = {}
         # id of an if-arm -> (name, the project class `isinstance(name, Sub)` narrows it to there)
         self._class_arms: dict[int, tuple[str, str]] = {}
         self._class_arms_entered: list = []
@@ -600,6 +603,9 @@ class FileAnalyzer(cst.CSTVisitor):
             elif k == tf.NDARRAY and result is None:
                 result = "ndarray"
         summary.returns = result if result is not None else "unknown"
+        compared = self._compared_params.pop(scope.key, None)
+        if compared and result != "mask":
+            summary.mask_params = compared
         summary.returns_fields = _returned_fields(scope.return_fields)
         if scope.returned_built and None not in scope.returned_built:
             summary.returns_built = frozenset().union(*scope.returned_built)
@@ -620,6 +626,7 @@ class FileAnalyzer(cst.CSTVisitor):
         if fn is not None and node.value is not None and not self._tensor_branch_depth:
             kind = self.facts.kind(node.value)
             fn.returns.append(tf.TENSOR if tf.values_indices(kind) else kind)
+            self._compare_params(fn, node.value, kind)
             fn.returned_built.append(self._instance_makers(node.value))
             value = node.value
             if tf.values_indices(kind):  # `return m.max(dim)`: its values and indices
@@ -646,6 +653,21 @@ class FileAnalyzer(cst.CSTVisitor):
         if call is not None:
             summary.returned_calls.append(call)
             self.span_later(call, ret)
+
+    def _compare_params(self, fn: tf.FunctionScope, value: cst.BaseExpression, kind) -> None:
+        """Notes the parameters a returned comparison of them compares (`return x < low`): the
+        function returns masks where a caller passes a tensor to one of each return's
+        (FunctionSummary.mask_params); any other return but a mask rules that out."""
+        if fn.key in self._compared_params and self._compared_params[fn.key] is None:
+            return
+        cond = self.facts.param_condition(value) if kind == tf.UNKNOWN and isinstance(value, cst.Comparison) else None
+        if kind == tf.BOOL_TENSOR:
+            self._compared_params.setdefault(fn.key, ())
+        elif isinstance(cond, tf.MaskCondition) and all(
+                isinstance(r, refs.Param) and r.function == fn.key and not r.field for r in cond):
+            self._compared_params[fn.key] = self._compared_params.get(fn.key, ()) + (frozenset(cond),)
+        else:
+            self._compared_params[fn.key] = None
 
     def _field_kind(self, value: cst.BaseExpression):
         """What a field of a returned tuple holds, as `_arg_kind` says, `_MASK` for a mask, or
@@ -764,7 +786,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 fn.unpacked.pop(target.value, None)
                 fn.flags.pop(target.value, None)
                 masked = tf.without_inverts(value) if value is not None else None
-                mask_call = self.facts.project_call_ref(masked) if masked is not None else None
+                mask_call = self.facts.returns_mask_ref(masked) if masked is not None else None
                 if mask_call is not None:
                     fn.mask_calls[target.value] = mask_call
                 elif not kept:

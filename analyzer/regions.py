@@ -707,7 +707,10 @@ class ProjectIndex:
                 continue
             if isinstance(ref, ReturnsMask):
                 for key in self.resolve_ref(ref.call):
-                    if self.functions[key][1].returns == "mask":
+                    fn = self.functions[key][1]
+                    if fn.returns == "mask" or fn.mask_params and all(
+                            any(p.position in ref.tensors or p.name in ref.tensors for p in compared)
+                            for compared in fn.mask_params):
                         return key, "returns a boolean mask"
                 continue
             if isinstance(ref, Method) and self._is_submodule_call(ref):

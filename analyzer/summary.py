@@ -176,6 +176,10 @@ class FunctionSummary:
     # What the function returns: "tensor", "ndarray" (a NumPy value), "static", "unknown",
     # or a Condition.
     returns: object = "unknown"
+    # Where every return is a boolean mask or a comparison of parameters (`return x < low`),
+    # the parameters (Params) each such return compares: a call passing a tensor to one of
+    # each returns a mask
+    mask_params: tuple = ()  # tuple[frozenset[Param], ...]
     # Where every return statement returns a tuple of the same length: what each field holds,
     # "tensor", "tensors" (a list of tensors), a Condition or "unknown" (a size, None, or
     # returns that disagree).

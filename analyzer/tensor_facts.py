@@ -114,7 +114,7 @@ class FunctionScope:
     returned_objects: dict[str, refs.CallRef] = field(default_factory=dict)  # local var -> the project call it came from
     # local var -> the project call whose result, or `~` of it, it holds: a boolean mask where
     # the callee returns one (`mask = ~out_of_bounds(x)`)
-    mask_calls: dict[str, refs.CallRef] = field(default_factory=dict)
+    mask_calls: dict[str, refs.ReturnsMask] = field(default_factory=dict)
     returned_built: list[frozenset | None] = field(default_factory=list)  # each return: what made its instance (summary.returns_built)
     returns: list[object] = field(default_factory=list)
     return_fields: list[tuple | None] = field(default_factory=list)  # the fields' kinds of each returned tuple
@@ -532,13 +532,23 @@ class Facts:
         """For a project call's result, `~` of it, or a name bound to either: the condition
         that the callee returns a boolean mask."""
         node = without_inverts(node)
-        ref = self.project_call_ref(node)
-        if ref is None and isinstance(node, cst.Name):
+        mask = self.returns_mask_ref(node)
+        if mask is None and isinstance(node, cst.Name):
             scope = self.function
             while scope is not None and node.value not in scope.env:
                 scope = scope.parent
-            ref = scope.mask_calls.get(node.value) if scope is not None else None
-        return MaskCondition((refs.ReturnsMask(ref),)) if ref is not None else None
+            mask = scope.mask_calls.get(node.value) if scope is not None else None
+        return MaskCondition((mask,)) if mask is not None else None
+
+    def returns_mask_ref(self, node: cst.BaseExpression) -> refs.ReturnsMask | None:
+        """For a project call: the condition that it returns a boolean mask, with the
+        arguments it passes tensors (a callee's `return x < low` is a mask where `x` is one)."""
+        ref = self.project_call_ref(node)
+        if ref is None:
+            return None
+        tensors = frozenset(i if a.keyword is None else a.keyword.value for i, a in enumerate(node.args)
+                            if not a.star and self.kind(a.value) in TENSORS)
+        return refs.ReturnsMask(ref, tensors)
 
     def _unpacked_mask(self, node: cst.BaseExpression) -> MaskCondition | None:
         """For a name unpacked from a project call's tuple (`valid, idx = first_nonzero(x)`):

@@ -70,6 +70,15 @@ class BooleanMaskIndex(Rule):
                 idx = order(x)
                 return x[idx]
         """, call="f(torch.randn(8))"),
+        Example("""
+            import torch
+            def below(x, low):
+                return x < low
+            @torch.compile
+            def f(x):
+                keep = below(x.shape[0], 2)
+                return x[keep] + 1
+        """, call="f(torch.randn(4, 3))"),
     ]
     INVALID = [
         Example("""
@@ -121,6 +130,15 @@ class BooleanMaskIndex(Rule):
                 inside = ~out_of_bounds(x, -0.5, 0.5)
                 return x[inside]
         """, call="f(torch.randn(8))"),
+        Example("""
+            import torch
+            def below(x, low):
+                return x < low
+            @torch.compile
+            def f(x):
+                keep = ~below(x, 0.5)
+                return x[keep]
+        """, call="f(torch.rand(8))"),
     ]
 
     def __init__(self, analyzer):
