@@ -56,6 +56,8 @@ STUDIED = {
     "sinkhorn_transformer", "MEGABYTE_pytorch", "torchlayers", "pytorch_lamb",
     "torchlibrosa", "adamp", "charformer_pytorch", "flowtorch", "bayesian_torch", "torchcfm", "pfrl",
     "torchist", "torchkde", "torch_pca", "torchinterp1d",
+    "efficientnet_pytorch", "rtdl_num_embeddings.py", "info_nce", "TorchCRF", "torchbnn", "xitorch",
+    "torch_cubic_spline_grids", "sophia_opt", "muon.py", "deepctr_torch", "TorchDiffEqPack", "torchjd",
 }
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>.+)$')
 _WRAPPERS = ("Encountered graph break when attempting to trace", "Failed to handle graph break gracefully",
