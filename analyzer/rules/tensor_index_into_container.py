@@ -9,8 +9,10 @@ from tclint.analyzer.values import Kind
 class TensorIndexIntoContainer(Rule):
     """
     ## What it does
-    Flags indexing an `nn.ModuleList` / `nn.Sequential` (or a list or tuple literal, or a
-    shape) with a tensor, such as `self.experts[router_logits.argmax()]`, inside a compiled
+    Flags indexing an `nn.ModuleList` / `nn.Sequential` (or a list or tuple literal, a list
+    of tensors built in the function, a parameter annotated `List[Tensor]` or
+    `Tuple[Tensor, ...]`, or a shape) with a tensor, such as
+    `self.experts[router_logits.argmax()]` or `scores[lengths[i] - 1]`, inside a compiled
     region.
 
     ## Why is this bad?
@@ -52,6 +54,17 @@ class TensorIndexIntoContainer(Rule):
                     pick = torch.nn.functional.one_hot(x.sum(-1).argmax(-1), 2).T[..., None]
                     return (out * pick).sum(0) + self.experts[1](x)
         """, call="torch.compile(Experts())(torch.randn(2, 3))"),
+        # an index from a shape is a Python int
+        Example("""
+            from typing import List
+            import torch
+            def last(score: List[torch.Tensor], h: torch.Tensor):
+                return score[h.shape[1] - 1]
+            @torch.compile
+            def f(h):
+                score = [h[:, t] for t in range(h.shape[1])]
+                return last(score, h)
+        """, call="f(torch.randn(2, 4))"),
     ]
     INVALID = [
         Example("""
@@ -71,6 +84,29 @@ class TensorIndexIntoContainer(Rule):
             def f(x):
                 scales = [0.5, 1.0, 2.0]
                 return x * [0.5, 1.0, 2.0][x.argmax() % 3] + len(scales)
+        """, call="f(torch.randn(3))"),
+        # Viterbi backtracking (TorchCRF): the per-step scores, a list, at a sequence's end
+        Example("""
+            from typing import List
+            import torch
+            def best_end(score: List[torch.Tensor], seq_lens: torch.Tensor, i: int):
+                end = seq_lens[i] - 1
+                return score[end][i].max(0)
+            @torch.compile
+            def f(h, seq_lens):
+                score = [h[:, 0]]
+                for t in range(1, h.shape[1]):
+                    score.append(score[t - 1] + h[:, t])
+                return best_end(score, seq_lens, 0)
+        """, call="f(torch.randn(2, 4, 3), torch.tensor([3, 4]))"),
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                outs = []
+                for i in range(3):
+                    outs.append(x * i)
+                return outs[x.argmax() % 3]
         """, call="f(torch.randn(3))"),
     ]
 
@@ -92,4 +128,8 @@ class TensorIndexIntoContainer(Rule):
             return True
         if isinstance(value, cst.Attribute) and value.attr.value == "shape":
             return True
+        if isinstance(value, cst.Name) and self.facts.function is not None:
+            elements = self.facts.function.elements.get(value.value)  # a list or tuple of tensors
+            if elements is not None and not elements[1]:
+                return True
         return self.facts.value(value).kind is Kind.MODULE
