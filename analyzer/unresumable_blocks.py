@@ -58,25 +58,33 @@ def add_block_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], en
         ff, fn = found[key], index.functions[key][1]
         resolved_sites = list(zip(fn.calls, index.site_callees(key, fn)))
         _add_operator_blocks(index, key, ff, fn, resolved_sites, breaking, make)
-        blocks = [b for b in fn.blocks if not b.operator and (b.context is None or _project_context_manager(
-            index, b.context)) and _graph_before(index, key, b, breaking)]
-        if not blocks:
+        candidates = [b for b in fn.blocks if not b.operator and (b.context is None or _project_context_manager(
+            index, b.context))]
+        if not candidates:
             continue
-        blocks = [b for b in blocks if b.checkpoint is None
-                  or not _breaks_between(ff, resolved_sites, b.checkpoint.line, b.span.line - 1, breaking)]
+        candidates = [b for b in candidates if b.checkpoint is None
+                      or not _breaks_between(ff, resolved_sites, b.checkpoint.line, b.span.line - 1, breaking)]
+        # with fewer than two operations before it Dynamo skips the whole frame: no checkpoint
+        # to report, but a break in a `with` body still ends the frame
+        blocks, skipped = [], []
+        for b in candidates:
+            (blocks if _graph_before(index, key, b, breaking) else skipped).append(b)
         breaks: list[tuple[Block, int, str]] = []  # (outermost block, line, what breaks there)
         for i, (d, _) in enumerate(ff.own):
-            block = _outermost(blocks, d.span.line)
-            if block is not None and is_break(d):
-                breaks.append((block, d.span.line, f"{d.code} {d.name}"))
-                if block.context is not None:
-                    ff.own[i] = (d, True)
-        for site, resolved in resolved_sites:
-            block = _outermost(blocks, site.span.line)
-            if block is None or not resolved or not all(c in breaking for c in resolved):
+            if not is_break(d):
                 continue
-            breaks.append((block, site.span.line, f"a call of `{index.short_name(resolved[0])}`, which breaks"))
-            if block.context is not None:
+            block = _outermost(blocks, d.span.line)
+            if block is not None:
+                breaks.append((block, d.span.line, f"{d.code} {d.name}"))
+            if _ends_frame(block or _outermost(skipped, d.span.line)):
+                ff.own[i] = (d, True)
+        for site, resolved in resolved_sites:
+            if not resolved or not all(c in breaking for c in resolved):
+                continue
+            block = _outermost(blocks, site.span.line)
+            if block is not None:
+                breaks.append((block, site.span.line, f"a call of `{index.short_name(resolved[0])}`, which breaks"))
+            if _ends_frame(block or _outermost(skipped, site.span.line)):
                 ff.loop_calls.append(((site.span.line, site.span.column), list(resolved)))
         for block in {id(b): b for b, _, _ in breaks}.values():
             line, what = min((line, what) for b, line, what in breaks if b is block)
@@ -185,6 +193,11 @@ def _breaks_between(ff: FunctionFindings, sites, first: int, last: int, breaking
 def _outermost(blocks: list[Block], line: int) -> Block | None:
     inside = [b for b in blocks if b.span.line < line <= b.span.end_line]
     return min(inside, key=lambda b: b.span.line) if inside else None
+
+
+def _ends_frame(block: Block | None) -> bool:
+    """A break in this outermost block ends its frame here (a `try` body's does elsewhere)."""
+    return block is not None and block.context is not None
 
 
 def _project_context_manager(index: ProjectIndex, ref) -> bool:

@@ -90,6 +90,24 @@ PROGRAMS = {
                 pass
             return x
         ''', "f(torch.ones(3))", {8}),
+    "a break under a @contextmanager of a passed object, after no operation: the frame is skipped": ('''
+        import copy
+        from contextlib import contextmanager
+        import torch
+
+        class Frozen:
+            @contextmanager
+            def frozen(self):
+                yield
+
+        @torch.compile
+        def f(x, p, opts):
+            with p.frozen():
+                cfg = copy.copy(opts)
+                if x.sum() > 0:
+                    x = x + 1
+                return x * cfg["a"]
+        ''', "f(torch.ones(3), Frozen(), {'a': 2})", {14}),
     "the count starts again after a break": ('''
         import torch
 
