@@ -382,6 +382,7 @@ class FileAnalyzer(cst.CSTVisitor):
             if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
                 self.facts.local_defs.add(stmt.name.value)
             if isinstance(stmt, cst.ClassDef):
+                self.facts.local_classes[stmt.name.value] = self._base_names(stmt)
                 fields = class_fields(stmt, self.facts.qualname)
                 if fields is not None:
                     self.facts.record_classes[self._dotted(stmt.name.value)] = fields
@@ -390,6 +391,12 @@ class FileAnalyzer(cst.CSTVisitor):
                 if isinstance(stmt, cst.FunctionDef) and any(
                         self.facts.qualname(_decorator_target(d)) in COMPILE_NAMES for d in stmt.decorators):
                     self.compiled_defs.add(stmt.name.value)
+
+    def _base_names(self, node: cst.ClassDef) -> tuple[str, ...]:
+        """The dotted names of a class's bases (`Base[T]` is `Base`)."""
+        bases = (arg.value.value if isinstance(arg.value, cst.Subscript) else arg.value
+                 for arg in node.bases if arg.keyword is None)
+        return tuple(name for base in bases if (name := self.facts.qualname(base) or dotted_name(base)))
 
     def _note_namedtuple(self, stmt: cst.SimpleStatementLine) -> None:
         """`State = namedtuple("State", "a, b")` at module level defines a record class."""
@@ -400,6 +407,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 if fields is not None:
                     name = small.targets[0].target.value
                     self.facts.local_defs.add(name)
+                    self.facts.local_classes[name] = ()
                     self.facts.record_classes[self._dotted(name)] = fields
 
     def _visit_import(self, node: cst.Import) -> None:
@@ -421,6 +429,8 @@ class FileAnalyzer(cst.CSTVisitor):
         key = f"{container.key}.{node.name.value}" if container else self._dotted(node.name.value)
         if container is None:
             self.facts.local_defs.add(node.name.value)
+            if node.name.value not in self.facts.local_classes:  # under a module-level `if` or `try`
+                self.facts.local_classes[node.name.value] = self._base_names(node)
         bases = []
         for arg in node.bases:
             base = arg.value.value if isinstance(arg.value, cst.Subscript) else arg.value  # `Base[T]` is `Base`
@@ -922,7 +932,7 @@ class FileAnalyzer(cst.CSTVisitor):
     def _constructed_class(self, value) -> str | None:
         if isinstance(value, cst.Call):
             qual = self.facts.qualname(value.func)
-            if qual and value.func is not None and dotted_name(value.func) and dotted_name(value.func).split(".")[-1][:1].isupper():
+            if qual and self.facts.builds_instance(qual):
                 return qual
         return None
 
@@ -946,7 +956,7 @@ class FileAnalyzer(cst.CSTVisitor):
         if not (isinstance(expr, cst.Attribute) and self.facts.is_self(expr.value)):
             return None
         built = self.facts.function.class_scope.built_from.get(expr.attr.value + ("[]" if element else ""))
-        if built and built.rsplit(".", 1)[-1][:1].isupper() and self.facts.is_project_name(built):
+        if built and self.facts.builds_instance(built) and self.facts.is_project_name(built):
             return built
         return None
 
@@ -1416,7 +1426,7 @@ class FileAnalyzer(cst.CSTVisitor):
             built = facts.function.class_scope.built_from.get(expr.attr.value)
         elif isinstance(expr, cst.Name) and facts.function is not None and facts.function.lookup(expr.value) is None:
             built = facts.module_instances.get(expr.value)
-        if built is None or not facts.is_project_name(built) or not built.rpartition(".")[2][:1].isupper():
+        if built is None or not facts.is_project_name(built) or not facts.builds_instance(built):
             return None
         return built
 

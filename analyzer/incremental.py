@@ -229,6 +229,7 @@ def _tables(analyzer: FileAnalyzer) -> dict[str, tuple[Any, str]]:
         "record_classes": (analyzer.facts, "record_classes"),
         "lambdas": (analyzer.facts.lambdas, "module"),
         "local_defs": (analyzer.facts, "local_defs"),
+        "local_classes": (analyzer.facts, "local_classes"),
         "compiled_defs": (analyzer, "compiled_defs"),
         "literal_names": (analyzer, "_literal_names"),
         "string_tables": (analyzer, "_string_tables"),

@@ -18,7 +18,7 @@ from tclint.analyzer.call_refs import (
     SuperMethod, TensorType, field_condition, reads_call_sites,
 )
 from tclint.analyzer.knowledge.hazards import RNN_MODULE_CLASSES
-from tclint.analyzer.knowledge.tensor_api import TENSOR_ATTRIBUTES
+from tclint.analyzer.knowledge.tensor_api import TENSOR_ATTRIBUTES, TENSORISH_METHODS
 from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.project_prebuilt import prebuilt_passed
 from tclint.analyzer.project_str_enums import member_source
@@ -426,6 +426,10 @@ class ProjectIndex:
             return [init] if init else []
         name = ref.name
         resolved = self.resolve_dotted(ref.cls)
+        if resolved and resolved[0] == "function" and not isinstance(ref, SuperMethod):
+            # `y = MakeSolver(k); y.step()`, a name from another file taken for a class
+            # (Facts.builds_instance): the method of the instances that calling it builds
+            return self._resolve_plain(ReturnedMethod(Named(ref.cls), name))
         if not resolved or resolved[0] != "class":
             return []
         cls = resolved[1]
@@ -715,6 +719,9 @@ class ProjectIndex:
                 continue
             if isinstance(ref, Method) and self._is_submodule_call(ref):
                 return f"self.{ref.name}", "returns a tensor"
+            returned = self._tensor_method_of_returned(ref) if isinstance(ref, Method) else None
+            if returned is not None:
+                return returned, f"returns no instance of a class: `.{ref.name}()` is a tensor method"
             for key in self.resolve_ref(ref):
                 if self.functions[key][1].name != "__init__" and self.returns_tensor(key, active):
                     return key, "returns a tensor"
@@ -916,6 +923,17 @@ class ProjectIndex:
                 if fwd is not None and self.classes[key][0] is fs and self.is_module_class(key):
                     forwards.append(Root(fwd, "an nn.Module forward, assumed compiled"))
         return roots, forwards
+
+    def _tensor_method_of_returned(self, ref: Method) -> str | None:
+        """`y = MakeScores(x); y.sum()`, a name from another file taken for a class that is a
+        function: where it builds no instance, the function, whose result's tensor method this
+        is (as `.sum()` of what any other function returns is taken for a tensor's)."""
+        if ref.name not in TENSORISH_METHODS or isinstance(ref, SuperMethod):
+            return None
+        resolved = self.resolve_dotted(ref.cls)
+        if resolved and resolved[0] == "function" and not self.built_by(Named(ref.cls)):
+            return resolved[1]
+        return None
 
     def _is_submodule_call(self, ref: Method) -> bool:
         resolved = self.resolve_dotted(ref.cls)

@@ -210,10 +210,13 @@ class _AttributeScan:
             if qual:
                 if tf.is_module_base(qual):
                     return tf.TENSOR if qual.rsplit(".", 1)[1] in api.NN_TENSOR_CLASSES else tf.MODULE
-                name = qual.rsplit(".", 1)[1]
-                if facts.imports.binds(qual.rsplit(".", 1)[0]) or qual.startswith(facts.module):
-                    if name[:1].isupper() and qual.rsplit(".", 1)[0] not in ("torch",):
-                        return tf.MODULE if not name.endswith(("Config", "Tensor")) else tf.STATIC
+                module, _, name = qual.rpartition(".")
+                if (facts.imports.binds(module) or qual.startswith(facts.module)) and module != "torch" \
+                        and facts.builds_instance(qual):
+                    is_module = facts.local_module_class(qual)
+                    if is_module is None:  # a class from elsewhere: modules, but for configs and tensor types
+                        is_module = not name.endswith(("Config", "Tensor"))
+                    return tf.MODULE if is_module else tf.STATIC
             k = facts.kind(value)
             return k if k in tf.TENSORS else tf.UNKNOWN
         if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString, cst.Tuple, cst.List, cst.Dict)):

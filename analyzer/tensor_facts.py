@@ -206,6 +206,7 @@ class Facts:
         self.imports = imports
         self.module_names: dict[str, object] = {}  # module-level assigned names -> kind
         self.local_defs: set[str] = set()  # module-level def/class names
+        self.local_classes: dict[str, tuple[str, ...]] = {}  # those of them that are classes -> their bases
         self.module_instances: dict[str, str] = {}  # module-level var -> dotted class it holds
         self.record_classes: dict[str, tuple[str, ...]] = {}  # namedtuple/dataclass -> field names
         # (function key, local name) -> call references of what the name may hold when called
@@ -231,6 +232,36 @@ class Facts:
         if head in self.local_defs:
             return f"{self.module}.{dotted}" if self.module else dotted
         return self.imports.qualify(dotted)
+
+    def builds_instance(self, qual: str) -> bool:
+        """Calling `qual` builds an instance of a class. A def or class at this file's top level
+        says which it is, whatever its name's spelling (`class solver`, `def MakeScores`). For a
+        name from elsewhere a capitalised last part only picks how the call is recorded (an
+        instance whose methods are `Method(qual, ...)`, or a factory's `ReturnedMethod`): the
+        project phase resolves either to what calling it builds (ProjectIndex.built_by)."""
+        prefix = f"{self.module}." if self.module else ""
+        name = qual[len(prefix):] if qual.startswith(prefix) else None
+        if name is not None and name in self.local_defs:
+            return name in self.local_classes
+        return qual.rpartition(".")[2].lstrip("_")[:1].isupper()
+
+    def local_module_class(self, qual: str, _seen: frozenset = frozenset()) -> bool | None:
+        """Whether a class this file defines is an nn.Module, by its bases; None when a base
+        comes from elsewhere (another file decides)."""
+        prefix = f"{self.module}." if self.module else ""
+        name = qual[len(prefix):] if qual.startswith(prefix) else None
+        if name not in self.local_classes or qual in _seen:
+            return None
+        found = False
+        for base in self.local_classes[name]:
+            if is_module_base(base):
+                return True
+            if base not in ("object", "builtins.object"):
+                inner = self.local_module_class(base, _seen | {qual})
+                if inner is None:
+                    return None
+                found |= inner
+        return found
 
     def is_self(self, node: cst.BaseExpression) -> bool:
         return (
@@ -957,7 +988,7 @@ class Facts:
     def _keyword_record(self, qual: str, node: cst.Call) -> Record | None:
         """`_Tableau(alpha=torch.tensor(...), ...)` of a class from another file, built from
         keywords only: an object whose fields hold what was passed under their names."""
-        if not (qual.rpartition(".")[2].lstrip("_")[:1].isupper() and node.args
+        if not (self.builds_instance(qual) and node.args
                 and all(a.keyword is not None for a in node.args)):
             return None
         fields = tuple((a.keyword.value, self.source_kind(a.value)) for a in node.args)

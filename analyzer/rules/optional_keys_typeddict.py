@@ -68,7 +68,7 @@ class OptionalKeysTypedDict(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.facts.qualname(node.func)
-        # Which project names are such classes is known across files only; a class name
-        # (capitalised by convention) is worth the condition.
-        if qual and self.facts.is_project_name(qual) and qual.rpartition(".")[2][:1].isupper():
+        # Which project names are such classes is known across files only (a def of this file
+        # is none, whatever its name).
+        if qual and self.facts.is_project_name(qual) and self.facts.builds_instance(qual):
             self.report(node, condition=frozenset((OptionalKeys(qual),)))
