@@ -5,8 +5,11 @@ unless its body says otherwise: it is called (`fn(x)`), read an attribute tensor
 (`config.hidden_size`, `getattr(config, "eps")`), counted over (`range(n)`), used where torch
 takes a Python number or a dim (`x.view(b, n)`, `x.sum(dim)`, `x.shape[dim]`,
 `torch.zeros(size)`), a device or dtype (`x.to(device)`, `dtype=dtype`), or compared with a
-string (`mode == "sum"`). Uses after the function's own block binds the name again say
-nothing about the parameter (a binding in an `if` arm or a loop leaves it on the other paths).
+string (`mode == "sum"`). A local computed from parameters by arithmetic (`n = total // size`)
+carries such a use later in its block back to them: used as a number, it is one, and so are
+they (a tensor's arithmetic gives a tensor). Uses after the function's own block
+binds the name again say nothing about the parameter (a binding in an `if` arm or a loop leaves
+it on the other paths).
 """
 from __future__ import annotations
 
@@ -37,10 +40,15 @@ class _Uses(cst.CSTVisitor):
         self.found: set[str] = set()
         self.facts = facts
         self.depth = 0  # compound statements around the node
+        self.derived: dict[str, frozenset[str]] = {}  # local -> the parameters its arithmetic read
+        self.assigned: tuple[str, frozenset[str]] | None = None  # the assignment being read
+        self.blocks: list[list[str]] = [[]]  # the locals derived in each block around the node
 
     def _mark(self, node: cst.BaseExpression) -> None:
-        if isinstance(node, cst.Name) and node.value in self.open:
-            self.found.add(node.value)
+        if isinstance(node, cst.Name):
+            if node.value in self.open:
+                self.found.add(node.value)
+            self.found.update(self.derived.get(node.value, ()))
 
     def _mark_number(self, node: cst.BaseExpression) -> None:
         """`node` is a Python number, or a tuple of them: so are the names it is computed
@@ -77,6 +85,41 @@ class _Uses(cst.CSTVisitor):
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._rebind(node.target)
 
+    def visit_Assign(self, node: cst.Assign) -> None:
+        """`n = total // size`: what `n` is used as later in the block, they are (read before
+        the targets are bound: `n = n // 2`)."""
+        target = node.targets[0].target if len(node.targets) == 1 else None
+        self.assigned = None
+        if isinstance(target, cst.Name) and isinstance(node.value, (cst.BinaryOperation, cst.UnaryOperation, cst.Name)):
+            self.assigned = (target.value, self._operands(node.value))
+
+    def leave_Assign(self, node: cst.Assign) -> None:
+        if self.assigned is not None and self.assigned[1]:
+            self.derived[self.assigned[0]] = self.assigned[1]
+            self.blocks[-1].append(self.assigned[0])
+        self.assigned = None
+
+    # An arm's derived locals say nothing after it (another arm, or none, ran there).
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self.blocks.append([])
+
+    def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        for name in self.blocks.pop():
+            self.derived.pop(name, None)
+
+    visit_SimpleStatementSuite = visit_IndentedBlock
+    leave_SimpleStatementSuite = leave_IndentedBlock
+
+    def _operands(self, node: cst.BaseExpression) -> frozenset[str]:
+        """The parameters (directly or through derived locals) an arithmetic expression reads."""
+        if isinstance(node, cst.BinaryOperation):
+            return self._operands(node.left) | self._operands(node.right)
+        if isinstance(node, cst.UnaryOperation):
+            return self._operands(node.expression)
+        if isinstance(node, cst.Name):
+            return frozenset((node.value,)) if node.value in self.open else self.derived.get(node.value, frozenset())
+        return frozenset()
+
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self._rebind(node.target)
 
@@ -84,10 +127,10 @@ class _Uses(cst.CSTVisitor):
         self._rebind(node.target)
 
     def _rebind(self, target: cst.BaseExpression) -> None:
-        if self.depth:
-            return
         if isinstance(target, cst.Name):
-            self.open.discard(target.value)
+            self.derived.pop(target.value, None)  # another value, on some path at least
+            if not self.depth:
+                self.open.discard(target.value)
         elif isinstance(target, (cst.Tuple, cst.List)):
             for el in target.elements:
                 self._rebind(el.value)

@@ -96,6 +96,45 @@ PROGRAMS = {
     def f(t, s):
         return shifted(t, s.sum())
     ''', "f(torch.ones(4), torch.ones(2, dtype=torch.long))", {5, 7}),
+    "a count computed from parameters in an arm": ('''
+    import torch
+
+    @torch.compile
+    def f(total, size=None):
+        if size is None:
+            parts = []
+        else:
+            batches = total // size
+            leftover = total % size
+            parts = [torch.ones(size) for _ in range(batches)]
+            if leftover > 0:
+                parts.append(torch.ones(leftover))
+        return torch.cat(parts)
+    ''', "f(7, 2)", set()),
+    "a tensor computed from a parameter in an arm, counted after it": ('''
+    import torch
+
+    @torch.compile
+    def f(t, s):
+        n = 2
+        if s.sum() > 0:
+            n = t * 2
+        for _ in range(n):
+            s = s + 1
+        return s
+    ''', "f(torch.tensor(3), torch.ones(2))", {7, 9}),
+    "a tensor computed from a parameter, rebound in an arm": ('''
+    import torch
+
+    @torch.compile
+    def f(t, s):
+        n = t * 2
+        if s.sum() > 0:
+            n = 3
+        for _ in range(n):
+            s = s + 1
+        return s
+    ''', "f(torch.tensor(3), -torch.ones(2))", {7, 9}),
 }
 
 
