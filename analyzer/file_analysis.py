@@ -419,6 +419,10 @@ class FileAnalyzer(cst.CSTVisitor):
         bound = self.imports.add_import_from(node)
         if self._at_module_level():
             self.summary.imports.update(bound)  # re-exports, followed by the project phase
+            if isinstance(node.names, cst.ImportStar):
+                source = self.imports.source_module(node)
+                if source and source not in self.summary.star_imports:
+                    self.summary.star_imports += (source,)
 
     def _at_module_level(self) -> bool:
         return self.facts.function is None and not self._class_stack
@@ -1822,6 +1826,9 @@ class FileAnalyzer(cst.CSTVisitor):
                 if returned and isinstance(t.target, cst.Name):
                     self._callable_tables[t.target.value] = returned
                     self.summary.callable_tables[t.target.value] = returned
+        if self._at_module_level() and any(isinstance(t.target, cst.Name) and t.target.value == "__all__"
+                                           for t in node.targets):
+            self.summary.exports = _literal_strings(node.value)
         if self._at_module_level() and isinstance(node.value, (cst.Dict, cst.Tuple, cst.List)):
             strings = tuple(e.value.evaluated_value for e in node.value.elements
                             if isinstance(getattr(e, "value", None), cst.SimpleString))
@@ -2035,6 +2042,14 @@ _FRAME = object()  # FileAnalyzer._resumes: a function starts
 _TRY_BODY = object()  # FileAnalyzer._resumes: a `try` body starts
 _TENSOR_LIST = "tensors"  # a returned tuple's field that is a list of tensors (FunctionSummary.returns_fields)
 _MASK = "mask"  # a returned tuple's field that is a boolean mask (FunctionSummary.returns_fields)
+
+
+def _literal_strings(value: cst.BaseExpression) -> tuple[str, ...] | None:
+    """The strings of a literal list or tuple of them (`__all__ = ["A", "B"]`), else None."""
+    if not isinstance(value, (cst.List, cst.Tuple)):
+        return None
+    strings = tuple(e.value.evaluated_value for e in value.elements if isinstance(e.value, cst.SimpleString))
+    return strings if len(strings) == len(value.elements) and all(isinstance(v, str) for v in strings) else None
 
 
 def _returned_fields(returned: list) -> tuple:

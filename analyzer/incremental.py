@@ -854,6 +854,7 @@ def moved(record, by: int):
 def _shifted(part: FileSummary, by: int) -> FileSummary:
     """A piece's findings `by` lines further down."""
     out = FileSummary(path=part.path, module=part.module, imports=part.imports, aliases=part.aliases,
+                      star_imports=part.star_imports, exports=part.exports,
                       callable_tables=part.callable_tables, hook_functions=part.hook_functions,
                       in_graph=part.in_graph, dynamo_config=part.dynamo_config)
     out.functions = {key: _shifted_function(fn, by) for key, fn in part.functions.items()}
@@ -871,6 +872,9 @@ def _merge(summary: FileSummary, part: FileSummary) -> None:
     summary.classes.update(part.classes)
     summary.imports.update(part.imports)
     summary.aliases.update(part.aliases)
+    summary.star_imports += tuple(m for m in part.star_imports if m not in summary.star_imports)
+    if part.exports is not None:
+        summary.exports = part.exports
     summary.callable_tables.update(part.callable_tables)
     summary.compile_sites.extend(part.compile_sites)
     summary.hook_functions.extend(part.hook_functions)

@@ -60,13 +60,17 @@ class ImportTable:
         self.aliases.update(bound)
         return bound
 
+    def source_module(self, node: cst.ImportFrom) -> str | None:
+        """The module a `from ... import` reads, relative imports resolved."""
+        target = dotted_name(node.module) if node.module is not None else None
+        level = len(node.relative)
+        return (resolve_relative(self.module, self.is_package, level, target) if level else target) or None
+
     def add_import_from(self, node: cst.ImportFrom) -> list[tuple[str, str]]:
         """Record the names the import binds; returns them as (local name, qualified name)."""
         if isinstance(node.names, cst.ImportStar):
             return []
-        target = dotted_name(node.module) if node.module is not None else None
-        level = len(node.relative)
-        source = resolve_relative(self.module, self.is_package, level, target) if level else target
+        source = self.source_module(node)
         if not source:
             return []
         bound = []

@@ -14,6 +14,8 @@ which classes are nn.Modules (asked of every class, for the roots, on every run)
   unknown class, the overrides of `self.name()`);
 - ("def", name): which modules define a top-level `name` (re-exports through an `__init__.py`
   that is not linted);
+- (STARRED, module, name) and (STARRED, module): which module `module.name` is bound in
+  through star imports (analyzer/star_exports.py);
 - SUBCLASSES, for the subclasses of a class read other than for its methods' overrides;
 - EVERYTHING, for a walk over every function or class.
 An entry that reads another entry reads what that one read. analyzer/resolutions.py drops the
@@ -28,6 +30,7 @@ from tclint.analyzer.call_refs import CallRef, reads_call_sites
 from tclint.analyzer.per_file import PerFile
 from tclint.analyzer.project_passers import Passers
 from tclint.analyzer.regions import ProjectIndex
+from tclint.analyzer.star_exports import STARRED
 from tclint.analyzer.summary import FileSummary
 
 EVERYTHING = ("everything",)
@@ -252,6 +255,12 @@ class TrackedIndex(ProjectIndex):
     def module_of(self, module: str, name: str) -> FileSummary | None:
         (self._frames[-1] if self._frames else self.unframed).add((NAME, module, name))
         return self._plain[0].get(module)
+
+    def star_binder(self, module: str, name: str) -> str | None:
+        frame = self._frames[-1] if self._frames else self.unframed
+        frame.add((STARRED, module))
+        frame.add((STARRED, module, name))
+        return super().star_binder(module, name)
 
     def _reexported(self, dotted: str) -> tuple[str, str] | None:
         if self._frames:  # the table of top-level names is built from the files, not read here

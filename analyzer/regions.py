@@ -23,6 +23,7 @@ from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.project_prebuilt import prebuilt_passed
 from tclint.analyzer.project_str_enums import member_source
 from tclint.analyzer.project_tables import key_tables
+from tclint.analyzer.star_exports import StarExports
 from tclint.analyzer.summary import CallSite, FileSummary, FunctionSummary
 from tclint.analyzer.tensor_facts import TENSOR_ANNOTATIONS, TRUE_UNDER_DYNAMO_WRAPPERS, is_module_base
 
@@ -83,6 +84,7 @@ class ProjectIndex:
         self._families: dict[str, bool] = names.get("families", {})
         self._resolved: dict[CallRef, tuple[str, ...]] = names.get("resolved", {})
         self._dotted: dict[str, tuple[str, str] | None] = names.get("dotted", {})
+        self._stars = StarExports(self.modules, names.get("stars"))
         self._param_callables: dict[CallRef, tuple[str, ...]] = {}
         self._passers: dict[str, list[CallSite]] | None = None
         self._late_passers: dict[str, list[CallSite]] | None = None
@@ -93,7 +95,7 @@ class ProjectIndex:
         that say the same about names: none of it depends on function bodies."""
         return {"defs_by_name": self._defs_by_name, "mro": self._mro, "subclasses": self._subclasses,
                 "aliases": self._aliases, "wrappers": self._wrappers, "families": self._families,
-                "resolved": self._resolved, "dotted": self._dotted}
+                "resolved": self._resolved, "dotted": self._dotted, "stars": self._stars.tables}
 
     # -- names ----------------------------------------------------------------------
     def short_name(self, key: str) -> str:
@@ -133,9 +135,17 @@ class ProjectIndex:
                 continue
             alias = fs.imports.get(parts[i])
             if alias is None:
-                return None
+                binder = self.star_binder(module, parts[i])
+                if binder is None or binder == module:
+                    return None
+                return self.resolve_dotted(".".join([binder, *parts[i:]]), depth + 1)
             return self.resolve_dotted(".".join([alias, *parts[i + 1:]]), depth + 1)
         return self._reexported(dotted)
+
+    def star_binder(self, module: str, name: str) -> str | None:
+        """The module that binds `module.name` itself, following `from m import *`
+        (StarExports.binder)."""
+        return self._stars.binder(module, name)
 
     def module_of(self, module: str, name: str) -> FileSummary | None:
         """The summary of `module`, asked what it says of its top-level `name` (an import, an

@@ -3,8 +3,8 @@
 Resolving call references and dotted names, class hierarchies and the wrappers decorators
 make (ProjectIndex's name caches) is most of a big workspace's project phase: a transformers
 checkout resolves some 120,000 references. All of it depends only on what the files say
-about names: each file's path, module, imports, `A = B` aliases and tables of functions, the
-keys of its functions with their class, decorators, disabled flag, property flag, the
+about names: each file's path, module, imports, star imports and literal `__all__`,
+`A = B` aliases and tables of functions, the keys of its functions with their class, decorators, disabled flag, property flag, the
 callables they return and what made the instances they return, and its classes (bases,
 methods, submodules, method aliases, stored callables, attributes holding objects), in file
 order (the first file to claim a name keeps it).
@@ -29,7 +29,8 @@ from tclint.analyzer.project_reach import KeptReach
 from tclint.analyzer.project_reads import EVERYTHING, NAME, SUBCLASSES, Groups, TrackedIndex, parameter_passing_sites
 from tclint.analyzer.project_tables import KeyTables
 from tclint.analyzer.project_values import KeptValues
-from tclint.analyzer.summary import FileSummary
+from tclint.analyzer.star_exports import star_importers, star_reads
+from tclint.analyzer.summary import STAR, FileSummary
 
 # The caches TrackedIndex keeps per entry, and the tables it rebuilds or patches; any other
 # name cache of ProjectIndex is kept only while no file changes its names.
@@ -55,6 +56,8 @@ class Resolutions:
         self.patched = PerFile(FileSummary.patched_functions)  # for project._dynamo_config
         self.passing = PerFile(parameter_passing_sites)  # for TrackedIndex._parameter_passing_sites
         self._unframed: set = set()  # what the last index read outside its entries (TrackedIndex.unframed)
+        self._files: list[FileSummary] = []  # the last index's
+        self._importers: dict[str, set[str]] | None = None  # star_importers of these, once asked
 
     def index(self, files: list[FileSummary]) -> TrackedIndex:
         """A project index of `files` that starts from what still holds of the last one."""
@@ -103,11 +106,22 @@ class Resolutions:
         self.last = (len(files) if fresh or dropped is None else len(changed), dropped or 0)
         self.region.changed_since(None if fresh or dropped is None else replaced, index.callees_dropped)
         self._unframed = index.unframed
+        self._files, self._importers = files, None
         return index
 
     def read(self, name: tuple) -> bool:
         """Whether the last project phase read `name` (project_reads): a kept resolution or
-        answer about values did, or a pass outside them."""
+        answer about values did, or a pass outside them; a module's top-level name also where
+        a lookup through star imports could have found it."""
+        if self._held(name):
+            return True
+        if name[0] != NAME:
+            return False
+        if self._importers is None:
+            self._importers = star_importers(self._files)
+        return any(self._held(read) for read in star_reads(self._importers, name[1], (name[2],)))
+
+    def _held(self, name: tuple) -> bool:
         return self.groups.holds(name) or self.values.groups.holds(name) or name in self._unframed
 
     def region_found(self, index: TrackedIndex) -> None:
@@ -127,13 +141,15 @@ def _drop_changed(index: TrackedIndex, changed: list[tuple[FileSummary, FileSumm
     (how many, or None when the kept caches cannot be told apart (start afresh); the names
     that changed)."""
     dirty: set = {EVERYTHING}
+    importers = star_importers([*index.files, *(old for old, *_ in changed)])  # before the edit or after
     for old, new, (*_, order_before, before), (*_, order_after, after) in changed:
         if (not new.module or None in before or None in after or _claimed_elsewhere(index, old, new)
                 or _reordered(order_before, order_after)):
             return None, dirty
         dirty.add(new.module)
-        dirty |= {(NAME, new.module, name) for name in before.keys() | after.keys()
-                  if before.get(name) != after.get(name)}
+        names = {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
+        dirty |= {(NAME, new.module, name) for name in names}
+        dirty |= star_reads(importers, new.module, names)
         before, after = _methods(old), _methods(new)
         dirty |= {("method", name) for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
         old_defs, new_defs = _top_level(old), _top_level(new)
@@ -237,6 +253,10 @@ def resolution_inputs(fs: FileSummary) -> tuple:
             by_name.setdefault(name, []).append((kind, target))
     for name, entries in fs.callable_tables.items():
         by_name.setdefault(name, []).append(("table", frozenset(entries)))
+    if fs.star_imports:
+        by_name.setdefault(STAR, []).append(("star", fs.star_imports))
+    if fs.exports is not None:
+        by_name.setdefault("__all__", []).append(("exports", fs.exports))
     prefix = fs.module + "."
     for key, fn in fs.functions.items():
         by_name.setdefault(_top_name(key, prefix), []).append(

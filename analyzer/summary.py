@@ -261,6 +261,9 @@ class CompileSite:
     span: Span
 
 
+STAR = "*"  # the top-level name under which a module's star imports are read (resolutions)
+
+
 @dataclass
 class FileSummary:
     path: str
@@ -271,6 +274,10 @@ class FileSummary:
     imports: dict[str, str] = field(default_factory=dict)
     # module-level names bound to another name: `Tensor = torch.Tensor` -> "torch.Tensor"
     aliases: dict[str, str] = field(default_factory=dict)
+    # the modules `from m import *` binds names of here, in order (re-exports)
+    star_imports: tuple[str, ...] = ()
+    # the names a literal `__all__` lists (what a star import of this module binds); None without one
+    exports: tuple[str, ...] | None = None
     # module-level tables of project functions: `STEPS = {"euler": euler}` -> their references
     callable_tables: dict[str, frozenset] = field(default_factory=dict)
     compile_sites: list[CompileSite] = field(default_factory=list)

@@ -5,7 +5,8 @@ equal what a fresh whole-project run works out.
 
 A small package of a few modules calls across files, derives classes across files and
 compiles some functions. Seeded random edits change what the files say about names: an
-import added or removed (also a name the package re-exports), a def or method added or
+import added or removed (also a name the package re-exports, or a star import), a module's
+`__all__` toggled, a def or method added or
 renamed, a class's base changed, a decorator added or removed; and what the compiled region
 holds: a `torch.compile(f)` call added or removed, a body changed so that it now breaks or
 calls another file's function; an import or a def of a name nothing looks up, toggled; a module-level wrapper (`_w = wrap(f)`, `logger =
@@ -74,7 +75,8 @@ def _base(rng: random.Random, i: int, name: str) -> str:
 def _import(rng: random.Random, i: int) -> str:
     j = rng.randrange(i)
     return rng.choice([f"from pkg.m{j} import {rng.choice(FUNCTIONS + CLASSES)}", f"from pkg import m{j}",
-                       f"from pkg import {rng.choice(FUNCTIONS)}"])  # pkg/__init__.py is not linted: a re-export
+                       f"from pkg import {rng.choice(FUNCTIONS)}",  # pkg/__init__.py is not linted: a re-export
+                       f"from pkg.m{j} import *"])  # what m{j} exports, re-exported: followed by the project phase
 
 
 def _module(rng: random.Random, i: int) -> dict:
@@ -93,7 +95,8 @@ def _module(rng: random.Random, i: int) -> dict:
 
 def _text(m: dict) -> str:
     spare = "; import os as spare_module" if m.get("spare import") else ""  # on a line of its own it moves every def
-    out = ["import logging" + spare, "import torch", "from torch import nn", *m["imports"], "",
+    exports = [f"__all__ = {m['exports']!r}"] if m.get("exports") is not None else []
+    out = ["import logging" + spare, "import torch", "from torch import nn", *m["imports"], *exports, "",
            "def apply(fn, x):", "    return fn(x)", "",
            "def wrap(fn):", "    def inner(x):", "        return fn(x)", "    return inner", "",
            *(f"{name} = {value}" for name, value in m["wrappers"].items()), ""]
@@ -120,7 +123,7 @@ def _lines(body: str, indent: str) -> list[str]:
 def _edit(rng: random.Random, i: int, m: dict) -> str:
     """One edit that changes what module `i` says about names; returns its kind."""
     kinds = ["def added", "def renamed", "method added", "method renamed", "base changed", "decorator",
-             "compile call", "body changed", "wrapper toggled", "spare import", "spare def"]
+             "compile call", "body changed", "wrapper toggled", "spare import", "spare def", "exports"]
     if i:
         kinds += ["import added", "import removed"]
     kind = rng.choice(kinds)
@@ -152,6 +155,8 @@ def _edit(rng: random.Random, i: int, m: dict) -> str:
     elif kind == "compile call" and m["defs"]:
         name = rng.choice(list(m["defs"]))
         m["compiled"] = [n for n in m["compiled"] if n != name] if name in m["compiled"] else [*m["compiled"], name]
+    elif kind == "exports":  # what a star import of the module binds: its `__all__`, or its public names
+        m["exports"] = None if m.get("exports") is not None else rng.sample(FUNCTIONS + CLASSES, 2)
     elif kind.startswith("spare"):  # a name nothing looks up (the server answers from the last run)
         m[kind] = not m.get(kind)
     elif kind == "wrapper toggled":
@@ -349,6 +354,36 @@ def test_an_import_edit_drops_only_what_read_the_names_it_changed():
     files["mid"] = "import os\n" + MIDDLE_IMPORTS.replace("bad", "good")
     assert _lint(files, kept) == _lint(files) == []
     assert kept.last[1] > 0
+
+
+STAR_PACKAGE = {"pkg/__init__.py": "from pkg.layers import *\n", "pkg/layers/__init__.py": "from pkg.layers.ops import *\n",
+                "pkg/layers/ops.py": "import torch\n\n\ndef other(x):\n    return x * 2\n",
+                "pkg/model.py": "import torch\nimport pkg\n\n\n@torch.compile\ndef f(x):\n    return pkg.helper(x)\n"}
+HELPER = "\n\ndef helper(x):\n    return x.sum().item()\n"
+
+
+def _package(texts: dict[str, str]) -> list:
+    return [summarize_source(text, f"/p/{path}", path[:-3].removesuffix("/__init__").replace("/", "."))
+            for path, text in texts.items()]
+
+
+def test_a_def_added_to_a_star_imported_module_resolves_a_call_until_it_is_removed():
+    """`pkg.helper` is bound nowhere until ops defines it, which `pkg` then binds through two
+    star imports: the kept resolution of the call (which read pkg's star imports, not ops) is
+    dropped and the break is found; the def removed, it goes again. Each run equals a fresh
+    one, and neither edit is one the server may answer from the last run."""
+    kept = Resolutions()
+    files = dict(STAR_PACKAGE)
+    before = _package(files)
+    assert project_diagnostics(before, Settings(), kept) == []
+    for text in (STAR_PACKAGE["pkg/layers/ops.py"] + HELPER, STAR_PACKAGE["pkg/layers/ops.py"]):
+        files["pkg/layers/ops.py"] = text
+        after = _package(files)
+        assert not same_in_effect(before[2], after[2], before, key_tables(before), kept.names, read=kept.read)
+        found = project_diagnostics(after, Settings(), kept)
+        assert found == project_diagnostics(after, Settings())
+        assert [(d.path, d.code) for d in found] == ([("/p/pkg/layers/ops.py", "TC102")] if "helper" in text else [])
+        before = after
 
 
 SOLVER = ("import torch\n\n\nclass Euler:\n    def integrate(self, x):\n        return x * 2\n\n\n"

@@ -71,6 +71,109 @@ def test_package_imports_and_reexports(tmp_path):
     assert found == [("ops.py", 3, "TC102")]
 
 
+def test_names_a_package_star_imports_are_followed_as_its_modules_export_them(tmp_path):
+    """`from .sub import *` binds what `sub` lists in `__all__`, or without one its names
+    that do not start with `_`; the last star import that binds a name wins."""
+    found, _ = lint_tree(tmp_path, {
+        "pkg/__init__.py": "from .listed import *\nfrom .public import *\n",
+        "pkg/listed.py": "import torch\n__all__ = ['exported']\n\n"
+                         "def exported(x):\n    return x.sum().item()\n\n"
+                         "def unlisted(x):\n    return x.sum().item()\n",
+        "pkg/public.py": "import torch\n\ndef shown(x):\n    return x.tolist()\n\n"
+                         "def _hidden(x):\n    return x.tolist()\n",
+        "pkg/model.py": """
+            import torch
+            import pkg
+
+            @torch.compile
+            def f(x):
+                return pkg.exported(x) + pkg.unlisted(x) + pkg.shown(x) + pkg._hidden(x)
+        """,
+    })
+    assert found == [("listed.py", 5, "TC102"), ("public.py", 4, "TC104")]
+
+
+def test_a_name_an_all_leaves_out_is_bound_by_an_earlier_star_import(tmp_path):
+    """The later star import wins only for the names it binds: `fast` defines `step` but its
+    `__all__` leaves it out, so `pkg.step` is `slow.step`."""
+    found, _ = lint_tree(tmp_path, {
+        "pkg/__init__.py": "from .slow import *\nfrom .fast import *\n",
+        "pkg/slow.py": "import torch\n\ndef step(x):\n    return x.sum().item()\n",
+        "pkg/fast.py": "import torch\n__all__ = ['other']\n\ndef step(x):\n    return x * 2\n\n"
+                       "def other(x):\n    return x * 2\n",
+        "pkg/model.py": """
+            import torch
+            from pkg import step
+
+            @torch.compile
+            def f(x):
+                return step(x)
+        """,
+    })
+    assert found == [("slow.py", 4, "TC102")]
+
+
+def test_a_star_re_export_two_levels_deep_is_followed_to_its_definition(tmp_path):
+    """`pkg` star-imports `pkg.layers`, which star-imports `pkg.layers.conv`: `pkg.deep` is
+    conv's `deep`, listed in its `__all__` and re-exported by a package without one."""
+    found, _ = lint_tree(tmp_path, {
+        "pkg/__init__.py": "from .layers import *\n",
+        "pkg/layers/__init__.py": "from .conv import *\n",
+        "pkg/layers/conv.py": "import torch\n__all__ = ['deep']\n\ndef deep(x):\n    return x.sum().item()\n",
+        "pkg/model.py": """
+            import torch
+            import pkg
+
+            @torch.compile
+            def f(x):
+                return pkg.deep(x)
+        """,
+    })
+    assert found == [("conv.py", 5, "TC102")]
+
+
+def test_modules_that_star_import_each_other_bind_each_others_names(tmp_path):
+    """`a` and `b` star-import each other: each binds the other's names (a cycle of star
+    imports settles, it does not recurse)."""
+    found, _ = lint_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": "import torch\nfrom pkg.b import *\n\ndef from_a(x):\n    return x.sum().item()\n",
+        "pkg/b.py": "import torch\nfrom pkg.a import *\n\ndef from_b(x):\n    return x.tolist()\n",
+        "pkg/model.py": """
+            import torch
+            import pkg.a
+            import pkg.b
+
+            @torch.compile
+            def f(x):
+                return pkg.a.from_b(x) + pkg.b.from_a(x)
+        """,
+    })
+    assert found == [("a.py", 5, "TC102"), ("b.py", 5, "TC104")]
+
+
+def test_packages_that_star_import_each_other_are_searched_once_per_name(tmp_path, monkeypatch):
+    """Six modules that each star-import all six: a name none defines is one lookup in a table
+    built once, not a search along every chain of star imports (six to the eighth power)."""
+    from tclint.analyzer.regions import ProjectIndex
+
+    stars = "".join(f"from pkg.m{i} import *\n" for i in range(6))
+    files = {"pkg/__init__.py": stars, **{f"pkg/m{i}.py": stars for i in range(6)}, "pkg/model.py": """
+        import torch
+        from pkg.m0 import missing
+
+        @torch.compile
+        def f(x):
+            return missing(x)
+    """}
+    looked_up = []
+    resolve = ProjectIndex.resolve_dotted
+    monkeypatch.setattr(ProjectIndex, "resolve_dotted",
+                        lambda self, dotted, depth=0: looked_up.append(dotted) or resolve(self, dotted, depth))
+    found, _ = lint_tree(tmp_path, files)
+    assert found == [] and len(looked_up) < 10
+
+
 def test_module_forward_roots_and_inheritance(tmp_path):
     files = {"m.py": """
         import torch
