@@ -30,8 +30,8 @@ from tclint.analyzer.cache_folders import mark_cache_folder, project_slot
 from tclint.analyzer.discovery import read_source
 from tclint.analyzer.version import __version__
 
-# Bump when the shape of FileSummary or Diagnostic changes within a version.
-CACHE_FORMAT = 21
+# Bump when the shape or the content of FileSummary or Diagnostic changes within a version.
+CACHE_FORMAT = 22
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 
 

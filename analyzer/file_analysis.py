@@ -18,7 +18,7 @@ from tclint.analyzer import call_refs as refs
 from tclint.analyzer import comprehension_frames
 from tclint.analyzer import param_truth
 from tclint.analyzer import tensor_facts as tf
-from tclint.analyzer.values import Record, class_fields, namedtuple_fields
+from tclint.analyzer.values import Record, class_fields, is_dataclass, namedtuple_fields
 from tclint.analyzer.diagnostic import Fix, Severity, Span, TextEdit
 from tclint.analyzer.knowledge import tensor_api as api
 from tclint.analyzer.loop_returns import resuming_statements
@@ -435,13 +435,8 @@ class FileAnalyzer(cst.CSTVisitor):
             self.facts.local_defs.add(node.name.value)
             if node.name.value not in self.facts.local_classes:  # under a module-level `if` or `try`
                 self.facts.local_classes[node.name.value] = self._base_names(node)
-        bases = []
-        for arg in node.bases:
-            base = arg.value.value if isinstance(arg.value, cst.Subscript) else arg.value  # `Base[T]` is `Base`
-            qual = self.facts.qualname(base) or dotted_name(base)
-            if qual:
-                bases.append(qual)
-        scope = tf.ClassScope(key=key, name=node.name.value, bases=tuple(bases),
+        bases = self._base_names(node)
+        scope = tf.ClassScope(key=key, name=node.name.value, bases=bases,
                               tensor_overrides=_tensor_overrides(node) if "torch.Tensor" in bases else frozenset())
         self._class_stack.append(scope)
         self._containers.append(scope)
@@ -451,7 +446,7 @@ class FileAnalyzer(cst.CSTVisitor):
             and any(b.rpartition(".")[2] == "TypedDict" for b in bases))
         self.summary.classes[key] = summary
         self.span_later(summary, node.name)
-        if stored_defaults.is_dataclass(self.facts, node):
+        if is_dataclass(node, self.facts.qualname):
             summary.stored_defaults = stored_defaults.dataclass_defaults(self.facts, node)
         self._prescan_attributes(node, scope, summary)
 

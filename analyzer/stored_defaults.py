@@ -19,7 +19,6 @@ from tclint.analyzer.names import dotted_name
 from tclint.analyzer.summary import ReturnedCall, StoredDefault
 
 _NESTED = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
-DATACLASS_DECORATORS = ("dataclasses.dataclass", "dataclass")
 
 
 def init_defaults(facts, init: cst.FunctionDef) -> tuple[StoredDefault, ...]:
@@ -68,14 +67,6 @@ def dataclass_defaults(facts, node: cst.ClassDef) -> tuple[StoredDefault, ...]:
                 out.append(StoredDefault(small.target.value, position, fn))
             position += 1
     return tuple(out)
-
-
-def is_dataclass(facts, node: cst.ClassDef) -> bool:
-    for dec in node.decorators:
-        target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
-        if facts.qualname(target) in DATACLASS_DECORATORS:
-            return True
-    return False
 
 
 def returned_values(value) -> list:

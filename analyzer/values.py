@@ -83,9 +83,8 @@ def class_fields(node: cst.ClassDef, qualify) -> tuple[str, ...] | None:
             names = namedtuple_fields(base.value, qualify)
             if names is not None:
                 return names
-    annotated = any((qualify(b.value) or dotted_name(b.value)) in RECORD_BASES for b in node.bases) or any(
-        (qualify(_decorator_target(d)) or dotted_name(_decorator_target(d))) in DATACLASS_DECORATORS
-        for d in node.decorators)
+    annotated = any((qualify(b.value) or dotted_name(b.value)) in RECORD_BASES for b in node.bases) or is_dataclass(
+        node, qualify)
     if not annotated or not isinstance(node.body, cst.IndentedBlock):
         return None
     names = []
@@ -96,6 +95,12 @@ def class_fields(node: cst.ClassDef, qualify) -> tuple[str, ...] | None:
                     if "ClassVar" not in (dotted_name(_outer(small.annotation.annotation)) or ""):
                         names.append(small.target.value)
     return tuple(names)
+
+
+def is_dataclass(node: cst.ClassDef, qualify) -> bool:
+    """A class statement decorated `@dataclass` or `@dataclass(...)`."""
+    return any((qualify(_decorator_target(d)) or dotted_name(_decorator_target(d))) in DATACLASS_DECORATORS
+               for d in node.decorators)
 
 
 def _decorator_target(dec: cst.Decorator) -> cst.BaseExpression:
