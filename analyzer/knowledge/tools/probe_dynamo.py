@@ -393,6 +393,15 @@ CASES: list[tuple[str, str, str]] = [
     ("torch.save", "torch.save(x, io.BytesIO())", ""),
     ("torch.hub.get_dir", "torch.hub.get_dir()", ""),
     ("torch.utils.data.DataLoader", "torch.utils.data.DataLoader([1, 2])", ""),
+    # building an optimizer or a learning-rate scheduler (torchjd FAMO's lazy `Adam`)
+    *((f"torch.optim.{name}", f"torch.optim.{name}([w], lr=0.1)", "w = torch.nn.Parameter(torch.ones(2))")
+      for name in ("Adam", "AdamW", "SGD", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
+                   "ASGD", "Rprop", "LBFGS", "Adafactor")),
+    *((f"torch.optim.lr_scheduler.{name}", f"torch.optim.lr_scheduler.{name}(opt, {args})",
+       "w = torch.nn.Parameter(torch.ones(2))\nopt = torch.optim.SGD([w], lr=0.1)")
+      for name, args in (("StepLR", "1"), ("MultiStepLR", "[1, 2]"), ("ExponentialLR", "0.9"),
+                         ("CosineAnnealingLR", "10"), ("LambdaLR", "fn"), ("LinearLR", ""),
+                         ("OneCycleLR", "1.0, total_steps=10"), ("ReduceLROnPlateau", ""))),
 ]
 
 # Calls that need a tensor requiring grad.
