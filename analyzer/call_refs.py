@@ -75,12 +75,29 @@ class AnyMethod:
 @dataclass(frozen=True)
 class Returned:
     """What calling `call` returns, called in turn: the wrapper a decorator returns, a nested
-    def a factory returns, an instance's `__call__`."""
+    def a factory returns, an instance's `__call__`. `passed` holds the functions the call passes, as CallSite.callables does, but
+    for the caller's own parameters (what those hold is resolved from call sites): a callee
+    that returns one of its parameters (ReturnedParam: `get_method(methods, name)` returning
+    `methods[name]`) returns those."""
 
     call: "CallRef"
+    passed: tuple = ()
 
     def __str__(self) -> str:
         return f"({self.call})()"
+
+
+@dataclass(frozen=True)
+class ReturnedParam:
+    """In FunctionSummary.returns_callables: the function returns its parameter (`position`
+    as in `Param`, or `name`) or an entry of it (`return methods[name]`): what the call passes
+    there (Returned.passed)."""
+
+    position: int
+    name: str
+
+    def __str__(self) -> str:
+        return f"<parameter {self.name}>"
 
 
 @dataclass(frozen=True)
@@ -438,6 +455,6 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
                      if isinstance(ref, (Param, Attr)) and not ref.field)
 
 
-RECORDS = (Named, Method, Getter, SuperMethod, AnyMethod, Returned, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ReturnsMask, ModuleClass, RnnOnly,
+RECORDS = (Named, Method, Getter, SuperMethod, AnyMethod, Returned, ReturnedParam, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ReturnsMask, ModuleClass, RnnOnly,
            TensorType, OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject, NoneArg, StrEnumClass, StrEnumArg,
            StrEnumAttr, StrEnumReturned, PrebuiltArg, InputParam)

@@ -1205,7 +1205,10 @@ class FileAnalyzer(cst.CSTVisitor):
         args = self._arg_kinds(node)
         bound = self._partial_args.get((fn.key, node.func.value), ()) if isinstance(node.func, cst.Name) else ()
         args = bound + args  # `merge = partial(merge_dims, 0, 1); merge(t)` passes t third
-        for ref in [ref] if ref is not None else self._local_call_refs(node.func):
+        arms = self._arm_methods(node.func, ref)
+        # which arm's object the call gets is unknown: its break is no Reconstruction failure to report (TC225)
+        built_here = self._built_here(node.func) and not arms
+        for ref in [ref, *arms] if ref is not None else self._local_call_refs(node.func):
             site = CallSite(ref=ref, span=None, args=args,
                             keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword},
                             unless=self._unless(), in_loop=self._in_loop() or self._generator_depth > 0,
@@ -1213,10 +1216,22 @@ class FileAnalyzer(cst.CSTVisitor):
                             members=self._member_args(node),
                             objects=self._object_args(node), prebuilt=self._prebuilt_args(node),
                             params=() if bound else self._param_args(node),
-                            built_here=self._built_here(node.func),
+                            built_here=built_here,
                             forwards_kwargs=any(a.star == "**" and _names(a.value, fn.kwargs_name) for a in node.args),
                             callables=self._passed_callables(node))
             self._add_site(site, node)
+
+    def _arm_methods(self, func: cst.BaseExpression, ref: refs.CallRef) -> list[refs.CallRef]:
+        """`jac.setup(x)` after `jac = BroydenFirst()` in one arm and `jac = LinearMixing()` in
+        another: the method of the classes the other arms built (`ref` is the last one's). Which
+        one the call gets is known at run time only."""
+        fn = self.facts.function
+        if not (isinstance(ref, refs.Method) and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                and fn.instance_classes.get(func.value.value) == ref.cls):
+            return []
+        built = self._built_classes.get((fn.key, func.value.value), ())
+        return [refs.Method(c, ref.name) for c in dict.fromkeys(built)
+                if c != ref.cls and self.facts.is_project_name(c)]
 
     def _appended(self, fn: tf.FunctionScope, name: str, node: cst.Call) -> None:
         """`outs.append(t)` on a list bound to `[]` here: while only tensors are appended, its
@@ -1716,8 +1731,14 @@ class FileAnalyzer(cst.CSTVisitor):
         """What a returned expression runs if the caller calls it (see returns_callables)."""
         if isinstance(expr, cst.IfExp):
             return self._returned_callables(expr.body) | self._returned_callables(expr.orelse)
+        if isinstance(expr, cst.Name) and (param := self._own_param(expr)) is not None:
+            return frozenset((param,))  # `return method`: what the caller passes
         if isinstance(expr, cst.Subscript):  # `return LOSS_MAPPING[kind]`
-            # not a parameter's: what a call returns is resolved with names only
+            if isinstance(expr.value, (cst.Dict, cst.List, cst.Tuple)):  # `{"a": STEPS, "b": f}[kind]`
+                return self._literal_entries(expr.value)
+            if isinstance(expr.value, cst.Name) and (param := self._own_param(expr.value)) is not None:
+                return frozenset((param,))  # `return methods[name]`: an entry of what the caller passes
+            # a parameter's (ParamCallable) reads call sites: what a call returns is resolved with names only
             local = [r for r in self._table_call_refs(expr.value) if not isinstance(r, refs.ParamCallable)]
             if local:
                 return frozenset(local)
@@ -1731,10 +1752,39 @@ class FileAnalyzer(cst.CSTVisitor):
                 ref = self._named_callable(expr.args[0].value) if expr.args and not expr.args[0].keyword else None
             else:
                 ref = self._call_ref(expr, qual)
-                ref = refs.Returned(ref) if ref is not None else None
+                ref = refs.Returned(ref, self._named_passed(expr)) if ref is not None else None
         else:
             ref = self._named_callable(expr)
         return frozenset((ref,)) if ref is not None else frozenset()
+
+    def _named_passed(self, node: cst.Call) -> tuple:
+        """The functions a call passes (_passed_callables), those its callers' arguments do not
+        decide: what it returns stays resolved with names only (call_refs.reads_call_sites)."""
+        out = []
+        for where, passed in self._passed_callables(node):
+            named = frozenset(v for v in passed if not refs.reads_call_sites(v))
+            if named:
+                out.append((where, named))
+        return tuple(out)
+
+    def _literal_entries(self, table: cst.Dict | cst.List | cst.Tuple) -> frozenset:
+        """What an entry of a literal table may run: the functions it holds, and the entries
+        of this module's tables of functions it holds (`{"rootfinder": _RF_METHODS}[kind]`)."""
+        found = set(self._table_callables(table))
+        fn = self.facts.function
+        for e in table.elements:
+            if isinstance(e, (cst.DictElement, cst.Element)) and isinstance(e.value, cst.Name) and (
+                    fn is None or fn.lookup(e.value.value) is None):
+                found |= self._callable_tables.get(e.value.value, frozenset())
+        return frozenset(found)
+
+    def _own_param(self, name: cst.Name) -> refs.ReturnedParam | None:
+        """`name` is a parameter of this function (a closure's enclosing one's is not what its
+        caller passes)."""
+        fn = self.facts.function
+        param = fn.own_params.get(name.value) if fn is not None else None
+        return refs.ReturnedParam(param.position, param.name) if param is not None else None
+
 
     def _method_by_name(self, receiver: cst.BaseExpression, method: str) -> refs.CallRef | None:
         """`obj.method()` on an object of unknown class: the project's methods of that name.
@@ -1912,17 +1962,21 @@ class FileAnalyzer(cst.CSTVisitor):
         """Inside `if isinstance(v, int):` the name `v` holds a Python value."""
         name, kind = self._narrowed[id(node)]
         env = self.facts.function.env
-        self._narrow_saved.append((name, env.get(name)))
+        self._narrow_saved.append((name, env.get(name), kind))
         env[name] = kind
         self.facts.reset_memo()
 
     def _leave_narrowed(self) -> None:
-        name, previous = self._narrow_saved.pop()
+        """Back to what `v` held before the test, unless the arm bound `v` anew (`if not
+        isinstance(t, torch.Tensor): t = torch.tensor(t)`): then it holds that, as after an
+        assignment in any arm."""
+        name, previous, narrowed = self._narrow_saved.pop()
         env = self.facts.function.env
-        if previous is None:
-            env.pop(name, None)
-        else:
-            env[name] = previous
+        if env.get(name) == narrowed:
+            if previous is None:
+                env.pop(name, None)
+            else:
+                env[name] = previous
         self.facts.reset_memo()
 
     def _visit_boolean_operation(self, node: cst.BooleanOperation) -> None:

@@ -14,7 +14,7 @@ from typing import Sequence
 
 from tclint.analyzer.call_refs import (
     AnyMethod, Attr, CallRef, CompilingTest, Entries, Getter, InputParam, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, RnnOnly, Named, NumpyResult, OptionalKeys, Param, Returned,
-    PrebuiltArg, ReturnedField, ReturnedMethod, ReturnsMask, STR_ENUM_REFS,
+    PrebuiltArg, ReturnedField, ReturnedMethod, ReturnedParam, ReturnsMask, STR_ENUM_REFS,
     SuperMethod, TensorType, field_condition, reads_call_sites,
 )
 from tclint.analyzer.knowledge.hazards import RNN_MODULE_CLASSES
@@ -337,7 +337,7 @@ class ProjectIndex:
         if isinstance(ref, Returned):
             found = set()
             for k in self.callables(ref.call, active):
-                found |= self.returned_callables(k, active)
+                found |= self.returned_callables(k, active, ref.passed)
         elif isinstance(ref, Entries):
             found = set()
             module, _, name = self.dealias(ref.dotted).rpartition(".")
@@ -396,14 +396,21 @@ class ProjectIndex:
         return [site for _, fn in self.functions.values() if fn.passes_to_parameter for site in fn.calls
                 if site.callables and reads_call_sites(site.ref)]
 
-    def returned_callables(self, key: str, _active: set | None = None) -> set[str]:
-        """What a value returned by calling `key` runs when it is called in turn."""
+    def returned_callables(self, key: str, _active: set | None = None, passed: tuple = ()) -> set[str]:
+        """What a value returned by calling `key` runs when it is called in turn; `passed`:
+        what the call passes that names functions (Returned.passed), for a returned parameter."""
         if key in self.classes:
             call = self.method(key, "__call__")
             return {call} if call else set()
         found = set()
         for ref in self.functions[key][1].returns_callables:
-            found |= self.callables(ref, _active)
+            if isinstance(ref, ReturnedParam):
+                for where, values in passed:
+                    if where == ref.position or where == ref.name:
+                        for value in values:
+                            found |= self.callables(value, _active)
+            else:
+                found |= self.callables(ref, _active)
         return found
 
     def _resolve_plain(self, ref: CallRef) -> list[str]:

@@ -796,6 +796,70 @@ CASES = {
             y = x * 2
             return middle(y, mask=mask)
     """, "f(torch.ones(3))", [("TC239", 3)]),
+    # A helper that returns its parameter or an entry of it hands back what the caller
+    # passed: the solvers a table of tables holds (xitorch `_RootFinder.forward` →
+    # `get_method(name, methods, method)` → `broyden1`).
+    "function-picked-from-a-table-by-a-helper": ("""
+        import torch
+        def broyden(fcn, y):
+            if fcn(y).norm() == 0:
+                return y
+            return y - fcn(y)
+        def descent(fcn, y):
+            return y - 0.1 * fcn(y)
+        _RF_METHODS = {"broyden": broyden}
+        _OPT_METHODS = {"descent": descent}
+        def get_method(name, methods, method):
+            if isinstance(method, str):
+                return methods[method]
+            return method
+        @torch.compile
+        def f(y, alg="rootfinder", method="broyden"):
+            methods = {"rootfinder": _RF_METHODS, "minimizer": _OPT_METHODS}[alg]
+            solve = get_method(alg, methods, method)
+            return solve(torch.sin, y)
+    """, "f(torch.ones(3))", [("TC101", 3)]),
+    # `if not isinstance(t, torch.Tensor): t = torch.tensor(t)` leaves a tensor on both paths,
+    # in a function that is no entry point too (TorchDiffEqPack `ODESolver.__init__`: the
+    # branch on `self.t1 > self.t0` breaks, and each `super().__init__()` up the chain).
+    "tensor-made-where-isinstance-says-it-is-none": ("""
+        import torch
+        from torch import nn
+        class Solver(nn.Module):
+            def __init__(self, t0, t1=1.0):
+                super(Solver, self).__init__()
+                if not isinstance(t1, torch.Tensor):
+                    t1 = torch.tensor(t1)
+                self.t0, self.t1 = t0, t1
+                self.direction = 1.0 if self.t1 > self.t0 else -1.0
+        class Fixed(Solver):
+            def __init__(self, t0, t1=1.0):
+                super(Fixed, self).__init__(t0=t0, t1=t1)
+        @torch.compile
+        def f(y, t0):
+            return Fixed(t0=t0).direction * y
+    """, "f(torch.ones(3), torch.tensor(0.0))", [("TC226", 5), ("TC101", 9), ("TC226", 12)]),
+    # Building an optimizer (or a learning-rate scheduler) in compiled code breaks, whatever
+    # holds it (torchjd `FAMO.update`: `self._optimizer = Adam([self._w], ...)` on first use;
+    # Dynamo names it "setattr() on unsupported type" there, a skipped function elsewhere).
+    "optimizer-built-in-compiled-code": ("""
+        import torch
+        from torch import nn
+        from torch.optim import Adam
+        class Weighting(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = nn.Parameter(torch.zeros(3))
+                self.optimizer = None
+            def update(self, losses):
+                if self.optimizer is None:
+                    self.optimizer = Adam([self.w], lr=0.1)
+                return losses * 2
+        weighting = Weighting()
+        @torch.compile
+        def f(losses):
+            return weighting.update(losses)
+    """, "f(torch.ones(3))", [("TC220", 11)]),
 }
 
 
@@ -823,3 +887,53 @@ def test_dynamo_breaks_on_those_lines(verdicts, name):
     result = verdicts[name]
     assert result["error"] is None, result["error"]
     assert sorted({line for _, line in result["breaks"]}) == sorted({line for _, line in CASES[name][2]})
+
+
+# An object built in several arms: its method is each class's (xitorch `_nonlin_solver`'s
+# `jacobian.setup(x, y, func)` after `jacobian = BroydenFirst(...)` in the first arm). Whether
+# the call breaks too (Dynamo cannot rebuild the object to resume: "Reconstruction failure")
+# depends on the arm that ran, so TC225 is not reported there.
+ARMS = """
+        import torch
+        class Broyden:
+            def setup(self, y):
+                norm = torch.norm(y)
+                if norm:
+                    self.alpha = 0.5 / norm
+        class Mixing:
+            def setup(self, y):
+                self.alpha = 1.0
+        @torch.compile
+        def f(y, method="broyden"):
+            if method == "broyden":
+                jac = Broyden()
+            elif method == "mixing":
+                jac = Mixing()
+            else:
+                raise ValueError(method)
+            jac.setup(y)
+            return y * 2
+        @torch.compile
+        def g(y, method="mixing"):
+            if method == "broyden":
+                jac = Broyden()
+            else:
+                jac = Mixing()
+            jac.setup(y)
+            return y * 2
+"""
+
+
+def test_the_methods_of_an_object_built_in_several_arms_are_followed():
+    found = sorted((d.code, d.span.line) for d in api.lint_source(textwrap.dedent(ARMS).lstrip("\n"), path="case.py"))
+    assert found == [("TC101", 5)]
+
+
+@pytest.mark.dynamo
+def test_dynamo_breaks_in_the_arm_that_ran_and_at_its_call():
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("torch is not installed")
+    source = textwrap.dedent(ARMS).lstrip("\n")
+    result = ask([{"id": "arms", "source": source, "call": "(f(torch.ones(3)), g(torch.ones(3)))"}])["arms"]
+    assert sorted(set(map(tuple, result["breaks"]))) == [("Data-dependent branching", 5),
+                                                         ("Reconstruction failure", 18)]
