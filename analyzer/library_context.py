@@ -281,7 +281,8 @@ def site_stamp(folders: list[Path]) -> str:
 
 def _called(functions, classes) -> set[str]:
     """The dotted names these functions call (functions, classes, the classes whose methods
-    they call) and these classes build on (bases, submodules)."""
+    they call) and these classes build on (bases, submodules) or store to call later
+    (`self.ot_fn = partial(ot.emd, ...)`)."""
     out: set[str] = set()
     for fn in functions:
         for site in fn.calls:
@@ -292,6 +293,7 @@ def _called(functions, classes) -> set[str]:
     for cls in classes:
         out.update(cls.bases)
         out.update(cls.submodules.values())
+        out.update(ref.dotted for stored in cls.attr_callables.values() for ref in stored if isinstance(ref, Named))
     return out
 
 

@@ -183,6 +183,29 @@ def test_a_function_passed_into_a_library_is_compiled_code_too(tmp_path):
     assert "`norm` breaks the graph inside an installed library (mathlib, line 2)" in found[0].message
 
 
+def test_a_library_function_stored_to_call_later_is_read(tmp_path):
+    # torchcfm's `self.ot_fn = partial(pot.emd, ...)` in `__init__`, called in `get_map`.
+    _write(tmp_path, {**LIBRARY, "userpkg/__init__.py": "", "userpkg/model.py": '''
+        from functools import partial
+
+        import torch
+
+        import solverlib
+
+
+        class Sampler:
+            def __init__(self, scale=1.0):
+                self.solve_fn = partial(solverlib.solve)
+
+            @torch.compile
+            def plan(self, y0, t):
+                return self.solve_fn(y0, t)
+        '''})
+    found = _lint(tmp_path, ["userpkg"])
+    assert [(Path(d.path).name, d.span.line, d.code) for d in found] == [("model.py", 14, "TC227")]
+    assert "`solve` breaks the graph inside an installed library (solverlib.core, line 5)" in found[0].message
+
+
 def test_a_method_a_subclass_inherits_from_a_library_base(tmp_path):
     # `self(x)` in `Model` runs, for a SingleTaskGP, the `__call__` of its library base; the
     # acquisition's `self.model` holds a Model (or a subclass), as its annotation says.
