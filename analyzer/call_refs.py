@@ -312,6 +312,36 @@ class LeftFalsy:
 
 
 @dataclass(frozen=True)
+class GivenNotNone:
+    """A guard (`Candidate.unless`), the inverse of LeftFalsy's None form: every compiled caller
+    of `function` passes this parameter a value that is never None (a number, a shape, a
+    tensor, `self`, or a parameter of the caller's own that is given one in turn), so code
+    under `if name is None:` never runs. `position` as in `Param`."""
+
+    function: str
+    position: int
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.function}({self.name}=not None)"
+
+
+@dataclass(frozen=True)
+class ArmTensor:
+    """A condition: `name` holds a tensor because an arm of `function` bound one there, an arm
+    that runs unless one of `guards` holds (`if maxlen is None: maxlen = lengths.max()`, with
+    `GivenNotNone` for `maxlen`). Where every compiled caller passes a size, the name keeps
+    what they pass."""
+
+    function: str
+    name: str
+    guards: frozenset
+
+    def __str__(self) -> str:
+        return f"{self.function}({self.name} bound unless {sorted(map(str, self.guards))})"
+
+
+@dataclass(frozen=True)
 class NoneArg:
     """A condition: a compiled caller of `function` passes None as this parameter, a value
     it fills in only when not compiling (TC239) or a parameter of its own that gets such a
@@ -444,7 +474,7 @@ STR_ENUM_REFS = (StrEnumClass, StrEnumArg, StrEnumAttr, StrEnumReturned)
 
 ConditionRef = (CallRef | Param | NumpyResult | ReturnsMask | ModuleClass | RnnOnly | TensorType | OptionalKeys | Attr | ReturnedField
                 | CompilingTest | KeywordObject | NoneArg | StrEnumClass | StrEnumArg | StrEnumAttr | StrEnumReturned
-                | PrebuiltArg | InputParam)
+                | PrebuiltArg | InputParam | ArmTensor)
 
 
 def field_condition(condition: frozenset, field: str) -> frozenset:
@@ -457,4 +487,4 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
 
 RECORDS = (Named, Method, Getter, SuperMethod, AnyMethod, Returned, ReturnedParam, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ReturnsMask, ModuleClass, RnnOnly,
            TensorType, OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject, NoneArg, StrEnumClass, StrEnumArg,
-           StrEnumAttr, StrEnumReturned, PrebuiltArg, InputParam)
+           StrEnumAttr, StrEnumReturned, PrebuiltArg, InputParam, GivenNotNone, ArmTensor)

@@ -22,6 +22,7 @@ from tclint.analyzer.values import Record, class_fields, is_dataclass, namedtupl
 from tclint.analyzer.diagnostic import Fix, Severity, Span, TextEdit
 from tclint.analyzer.knowledge import tensor_api as api
 from tclint.analyzer.loop_returns import resuming_statements
+from tclint.analyzer.never_none import NeverNone
 from tclint.analyzer.names import ImportTable, dotted_name
 from tclint.analyzer.positions import positions as _positions
 from tclint.analyzer.rules.base import Rule
@@ -115,6 +116,7 @@ class FileAnalyzer(cst.CSTVisitor):
         self.summary = FileSummary(path=path, module=module)
         self.imports = ImportTable(module, is_package)
         self.facts = tf.Facts(module, self.imports)
+        self._never_none = NeverNone(self.facts)  # locals never None, for CallSite.not_none
         self.compiled_defs: set[str] = set()  # top-level functions decorated with torch.compile
         for name, compiled in (outer_defs or {}).items():
             self.facts.local_defs.add(name)
@@ -779,6 +781,10 @@ class FileAnalyzer(cst.CSTVisitor):
                     # `ok = err <= 1` then `if big: ok = False`, or `if sparse: x, v = to_dense(x)`:
                     # still a tensor on one path (an input still the input there)
                     kind = previous
+                elif self._guards and kind in (tf.TENSOR, tf.BOOL_TENSOR) and previous not in tf.TENSORS \
+                        and not fn.root_like:
+                    kind = self._arm_kind(fn, target.value, kind, previous)
+                self._never_none.bind(target.value, value, self._branch_depth > 0)
                 lambdas = self.facts.lambdas
                 lambdas.bind(lambdas.local, (fn.key, target.value), value, self._branch_depth > 0,
                              target.value in fn.env)
@@ -887,6 +893,23 @@ class FileAnalyzer(cst.CSTVisitor):
             if members:
                 stored = self.summary.functions[fn.key].stores_members
                 stored[target.attr.value] = stored.get(target.attr.value, frozenset()) | members
+
+    def _arm_kind(self, fn: tf.FunctionScope, name: str, kind, previous):
+        """`if maxlen is None: maxlen = lengths.max()` in a helper: `maxlen` is a tensor where
+        the arm runs (call_refs.ArmTensor), and what it held before elsewhere (a parameter:
+        a tensor where a caller passes one). Only arms that what callers pass decides count
+        (LeftFalsy, GivenNotNone); a compiled function's arms always may run (its callers are
+        unknown), so this is asked only of helpers. A tensor bound in two such arms (`if m is
+        None: ... else: ...`) is a tensor."""
+        guards = frozenset(g for g in self._unless() if isinstance(g, (refs.LeftFalsy, refs.GivenNotNone)))
+        if not guards or isinstance(previous, frozenset) and any(
+                isinstance(r, refs.ArmTensor) and r.name == name for r in previous):
+            return kind
+        held = previous if isinstance(previous, frozenset) else frozenset(
+            (fn.param_refs[name],)) if name in fn.param_refs else frozenset()
+        cond = frozenset((refs.ArmTensor(fn.key, name, guards),)) | held
+        mask = kind == tf.BOOL_TENSOR and (not held or isinstance(previous, tf.MaskCondition))
+        return tf.MaskCondition(cond) if mask else cond
 
     def _unpacked_kind(self, kind, value):
         """What each name gets from `a, b = value`. Tuples that modules, helpers and inputs
@@ -1213,6 +1236,7 @@ class FileAnalyzer(cst.CSTVisitor):
                             keywords={a.keyword.value: self._arg_kind(a.value) for a in node.args if a.keyword},
                             unless=self._unless(), in_loop=self._in_loop() or self._generator_depth > 0,
                             spreads=any(a.star for a in node.args), falsy=self._falsy_args(node),
+                            not_none=self._never_none.args(node),
                             members=self._member_args(node),
                             objects=self._object_args(node), prebuilt=self._prebuilt_args(node),
                             params=() if bound else self._param_args(node),
@@ -1996,8 +2020,8 @@ class FileAnalyzer(cst.CSTVisitor):
     def _decided(self, test: cst.BaseExpression) -> dict:
         """{guard: the truth of `test`} for the `LeftFalsy` guards under which `test` is
         decided without reading any value: `p` and `not p` for a parameter `p` left falsy,
-        `p is None` and `p is not None` for one left None, and `and`/`or`/`not` of them,
-        where `p` was not rebound."""
+        `p is None` and `p is not None` for one left None or given a value that is never
+        None (`GivenNotNone`), and `and`/`or`/`not` of them, where `p` was not rebound."""
         fn = self.facts.function
         if fn is None or not fn.flags:
             return {}
@@ -2010,6 +2034,9 @@ class FileAnalyzer(cst.CSTVisitor):
                 truth = param_truth.truth_when(test, name, param_truth.NONE)
             if truth is not None:
                 decided[guard] = truth
+            given = param_truth.truth_when(test, name, param_truth.NOT_NONE)
+            if given is not None:  # `maxlen is None` where every caller passes a size
+                decided[refs.GivenNotNone(guard.function, guard.position, name)] = given
         return decided
 
     def _visit_block(self, node: cst.IndentedBlock) -> None:

@@ -26,7 +26,7 @@ brought up to date only for the functions whose calls were made again.
 from __future__ import annotations
 
 from tclint.analyzer import regions
-from tclint.analyzer.call_refs import LeftFalsy
+from tclint.analyzer.call_refs import GivenNotNone, LeftFalsy
 from tclint.analyzer.loop_skips import FunctionFindings
 
 
@@ -106,7 +106,7 @@ def _questions(index, fn) -> tuple | None:
     for unless, condition in [(cand.unless, cand.condition) for cand in fn.candidates] + [
             (site.unless, None) for site in fn.calls]:
         for ref in unless or ():
-            asked.add(("falsy" if isinstance(ref, LeftFalsy) else "compiling", ref))
+            asked.add(("falsy" if isinstance(ref, (LeftFalsy, GivenNotNone)) else "compiling", ref))
         if condition is not None:
             asked.add(("sources", condition))
     return values.generation, frozenset(asked)

@@ -13,13 +13,14 @@ from pathlib import PurePath
 from typing import Sequence
 
 from tclint.analyzer.call_refs import (
-    AnyMethod, Attr, CallRef, CompilingTest, Entries, Getter, InputParam, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, RnnOnly, Named, NumpyResult, OptionalKeys, Param, Returned,
+    AnyMethod, ArmTensor, Attr, CallRef, CompilingTest, GivenNotNone, Entries, Getter, InputParam, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, RnnOnly, Named, NumpyResult, OptionalKeys, Param, Returned,
     PrebuiltArg, ReturnedField, ReturnedMethod, ReturnedParam, ReturnsMask, STR_ENUM_REFS,
     SuperMethod, TensorType, field_condition, reads_call_sites,
 )
 from tclint.analyzer.knowledge.hazards import RNN_MODULE_CLASSES
 from tclint.analyzer.knowledge.tensor_api import TENSOR_ATTRIBUTES, TENSORISH_METHODS
 from tclint.analyzer.namespace_packages import namespace_aliases
+from tclint.analyzer.project_given import given_not_none, passed_key
 from tclint.analyzer.project_prebuilt import prebuilt_passed
 from tclint.analyzer.project_str_enums import member_source
 from tclint.analyzer.project_tables import key_tables
@@ -552,8 +553,8 @@ class ProjectIndex:
         """True if one of `refs` is an "am I compiling" predicate, known by what its body
         returns (a function outside the linted code only by its name), or a parameter left
         falsy (or None) by every compiled caller (`LeftFalsy`, known once the compiled region is)."""
-        return any(self._left_falsy_in_region(ref) if isinstance(ref, LeftFalsy) else self._is_compiling(ref, set())
-                   for ref in refs)
+        return any(self._left_falsy_in_region(ref) if isinstance(ref, (LeftFalsy, GivenNotNone))
+                   else self._is_compiling(ref, set()) for ref in refs)
 
     def _left_falsy_in_region(self, ref: LeftFalsy) -> bool:
         """_left_falsy(ref), worked out once per compiled region and set of roots: the reach,
@@ -572,6 +573,8 @@ class ProjectIndex:
         at such a default, passes such a constant, or passes on a parameter of its own that
         is left so."""
         active = _active if _active is not None else set()
+        if isinstance(ref, GivenNotNone):
+            return given_not_none(self, ref, active)
         if self.reached is None or ref.function in self.root_keys or ref in active:
             return False  # while reaching, or an entry point: its callers are not all known
         sites = self._callers().get(ref.function, ())
@@ -580,7 +583,7 @@ class ProjectIndex:
             for _, site in sites:
                 if site.spreads:
                     return False
-                key = ref.position if 0 <= ref.position < len(site.args) else ref.name
+                key = passed_key(ref, site)
                 if key == ref.name and key not in site.keywords:
                     if ref.default == "None" or ref.default and not ref.none:
                         continue  # left at its default
@@ -680,6 +683,10 @@ class ProjectIndex:
                 found = self._keyword_object(ref, active)
                 if found is not None:
                     return found
+                continue
+            if isinstance(ref, ArmTensor):
+                if not self.compiling_predicate(ref.guards):
+                    return ref.function, f"binds `{ref.name}` to a tensor in an arm its compiled callers may run"
                 continue
             if isinstance(ref, NoneArg):
                 caller = self._caller_passing_none(ref, active)

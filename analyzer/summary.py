@@ -59,6 +59,9 @@ class CallSite:
     # Arguments (position or keyword) that may be falsy: a literal None (None here), another
     # falsy constant (False here), or a parameter of the caller's own (its LeftFalsy guard)
     falsy: tuple = ()  # tuple[tuple[int | str, LeftFalsy | bool | None], ...]
+    # Arguments (position or keyword) that are never None: True for a value that cannot be
+    # (a number, a shape, a tensor, `self`), or the caller's own parameter (its GivenNotNone guard)
+    not_none: tuple = ()  # tuple[tuple[int | str, GivenNotNone | bool], ...]
     # Arguments (position or keyword) that are None under torch.compile, with the condition
     # (refs, any of which makes it so; none: always): a value the caller fills in only when
     # not compiling, or a parameter of its own that may get one (call_refs.NoneArg)

@@ -762,8 +762,8 @@ class Facts:
             k = cls.attrs.get(attr)
             return UNKNOWN if k is None else k
         qual = self.qualname(node)
-        if qual is not None and qual.startswith("torch."):
-            return STATIC  # torch.float32, torch.nn.functional as a value, ...
+        if qual is not None and (qual.startswith("torch.") or qual in api.PYTHON_CONSTANTS):
+            return STATIC  # torch.float32, torch.nn.functional as a value, math.inf, ...
         base = self.kind(node.value)
         if attr in api.STATIC_TENSOR_ATTRS:
             return STATIC if base in TENSORS or base in (UNKNOWN, STATIC) or isinstance(base, frozenset) else UNKNOWN

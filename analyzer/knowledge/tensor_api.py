@@ -74,6 +74,9 @@ NON_TENSOR_FUNCTIONS = frozenset({
     "torch.sym_max", "torch.sym_min", "torch.sym_not", "torch.broadcast_shapes",
 })
 
+# Module-level constants of the standard library that are Python numbers.
+PYTHON_CONSTANTS = frozenset({"math.inf", "math.nan", "math.pi", "math.e", "math.tau"})
+
 # Classes in torch.nn whose instances are tensors, not modules.
 NN_TENSOR_CLASSES = frozenset({"Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer"})
 
