@@ -121,6 +121,8 @@ class _AttributeScan:
         kind = self._value_kind(value)
         if kind == tf.UNKNOWN and not stored and attr not in self.summary.method_aliases:
             self.summary.object_attrs = self.summary.object_attrs | {attr}
+        if kind is _ELSEWHERE:  # an instance of a class another file defines: called, its class's methods run
+            kind = tf.UNKNOWN
         previous = self.scope.attrs.get(attr)
         self.scope.attrs[attr] = kind if previous is None else tf.join(previous, kind)
         if isinstance(value, cst.Name) and (value.value in self.annotated or value.value in self.instances):
@@ -214,8 +216,8 @@ class _AttributeScan:
                 if (facts.imports.binds(module) or qual.startswith(facts.module)) and module != "torch" \
                         and facts.builds_instance(qual):
                     is_module = facts.local_module_class(qual)
-                    if is_module is None:  # a class from elsewhere: modules, but for configs and tensor types
-                        is_module = not name.endswith(("Config", "Tensor"))
+                    if is_module is None:  # a class from elsewhere: the project phase knows it (submodules)
+                        return _ELSEWHERE
                     return tf.MODULE if is_module else tf.STATIC
             k = facts.kind(value)
             return k if k in tf.TENSORS else tf.UNKNOWN
@@ -223,6 +225,12 @@ class _AttributeScan:
             return tf.STATIC
         return tf.UNKNOWN
 
+
+# The kind of an instance of a class another file defines, a module or not (`self.attn =
+# Attention(config)`, `self.config = BertConfig()`): unknown here, whatever its name's spelling.
+# Its class is recorded (ClassSummary.submodules), and the project phase resolves what calling
+# it runs; unlike another unknown object's, its `__call__` is not looked for by name.
+_ELSEWHERE = object()
 
 _OBJECT_LISTS = frozenset({"torch.nn.ModuleList", "torch.nn.modules.container.ModuleList", "builtins.list"})
 

@@ -935,8 +935,10 @@ class Facts:
                 pair = self._values_indices(name, self.kind(node.args[0].value), node.args[1:])
                 if pair is not None:
                     return pair
+            if qual in api.TENSOR_TYPES:
+                return TENSOR
             if name[:1].isupper():
-                return TENSOR if name.endswith("Tensor") else STATIC
+                return STATIC
             if qual in api.BOOL_FUNCTIONS or self._bool_dtype(node):
                 return BOOL_TENSOR
             if name.startswith(("is_", "get_", "set_", "use_")):

@@ -4,8 +4,11 @@ from pathlib import Path
 
 # Every name a tensor has (tools/list_tensor_attributes.py writes the table from torch):
 # code that reads another attribute of a value holds something else.
-TENSOR_ATTRIBUTES = frozenset(
-    json.loads(Path(__file__).with_name("tensor_attributes.json").read_text(encoding="utf-8"))["attributes"])
+_TABLE = json.loads(Path(__file__).with_name("tensor_attributes.json").read_text(encoding="utf-8"))
+TENSOR_ATTRIBUTES = frozenset(_TABLE["attributes"])
+# The classes of TENSOR_NAMESPACES that build a tensor when called (`torch.FloatTensor(3)`),
+# from the same table; their other classes build Python objects (`torch.Size`, `torch.Generator`).
+TENSOR_TYPES = frozenset(_TABLE["tensor_types"])
 
 # Attributes of a tensor that are static under Dynamo (guarded, not traced as data).
 STATIC_TENSOR_ATTRS = frozenset({

@@ -1,6 +1,8 @@
 """Writes the names `torch.Tensor` has (methods and attributes, dunders left out) as the
 table tclint reads (`analyzer/knowledge/tensor_attributes.json`): a value whose code reads
-an attribute outside it is not a tensor. Run on demand with the torch to describe installed;
+an attribute outside it is not a tensor. Beside them, the classes of torch's tensor namespaces
+that build a tensor when called (`torch.Tensor`, `torch.FloatTensor`): the namespaces' other
+classes (`torch.Size`, `torch.Generator`) build Python objects. Run on demand with the torch to describe installed;
 the analyzer never imports this file:
 
     python analyzer/knowledge/tools/list_tensor_attributes.py [-o TABLE.json]
@@ -8,12 +10,25 @@ the analyzer never imports this file:
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 from pathlib import Path
 
 import torch
 
 DEFAULT = Path(__file__).resolve().parents[1] / "tensor_attributes.json"
+NAMESPACES = ("torch", "torch.nn.functional", "torch.linalg", "torch.fft", "torch.special")  # tensor_api.TENSOR_NAMESPACES
+
+
+def tensor_types() -> list[str]:
+    found = []
+    for namespace in NAMESPACES:
+        module = importlib.import_module(namespace)
+        for name in dir(module):
+            value = getattr(module, name, None)
+            if isinstance(value, type) and (value in torch._tensor_classes or issubclass(value, torch.Tensor)):
+                found.append(f"{namespace}.{name}")
+    return sorted(found)
 
 
 def main() -> None:
@@ -21,7 +36,7 @@ def main() -> None:
     parser.add_argument("-o", "--output", type=Path, default=DEFAULT)
     args = parser.parse_args()
     names = sorted(n for n in dir(torch.Tensor) if not (n.startswith("__") and n.endswith("__")))
-    table = {"torch": torch.__version__.split("+")[0], "attributes": names}
+    table = {"torch": torch.__version__.split("+")[0], "attributes": names, "tensor_types": tensor_types()}
     args.output.write_text(json.dumps(table, indent=0) + "\n", encoding="utf-8")
     print(f"{len(names)} names of torch.Tensor {table['torch']} -> {args.output}")
 

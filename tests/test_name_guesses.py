@@ -1,0 +1,108 @@
+"""Values are known from where they come from, never from their names (issue 8): a class from
+another file stored on `self` is no tensor or config for ending in `Tensor` or `Config`; which of
+torch's classes build tensors is the table written from torch itself. (An optimizer and a logger
+are known by what built them: see the VALID and INVALID examples of TC217 and TC206.) Each
+program lists the lines Dynamo (torch 2.13, eager backend) reports; tclint must flag exactly
+those. The Dynamo half is skipped without torch."""
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from break_lines import dynamo_verdicts, flagged_lines
+from dynamo_oracle import ask
+from tclint.analyzer.config import Settings
+from tclint.analyzer.knowledge import tensor_api
+from tclint.analyzer.project import lint_paths
+
+HELPERS = '''import torch
+
+
+class Base(torch.nn.Module):
+    pass
+'''
+
+# A module class named like a tensor type, whose base another file defines: its weight is a tensor.
+MODEL = '''
+
+class ScaleTensor(Base):
+    def __init__(self):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(3))
+
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = ScaleTensor()
+
+    def forward(self, x):
+        if self.scale.weight.sum() > 0:
+            return x + 1
+        return x - 1
+'''
+MODEL_LINE = 17  # in model.py, below its two import lines
+
+
+def test_a_set_up_instance_named_like_a_tensor_type(tmp_path: Path):
+    (tmp_path / "helpers.py").write_text(HELPERS)
+    (tmp_path / "model.py").write_text("import torch\nfrom helpers import Base\n" + MODEL)
+    result = lint_paths([tmp_path], Settings(), jobs=1, use_cache=False)
+    assert sorted((Path(d.path).name, d.span.line) for d in result.diagnostics if d.gb_type) == [
+        ("model.py", MODEL_LINE)]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_dynamo_breaks_on_that_line():
+    verdict = ask([{"id": "model", "source": HELPERS + MODEL, "call": "torch.compile(Model())(torch.ones(3))"}])["model"]
+    offset = len(HELPERS.splitlines()) - 2
+    assert verdict["error"] is None
+    assert {line for _, line in verdict["breaks"]} == {MODEL_LINE + offset}
+
+
+TORCH_CLASSES = {
+    "a legacy tensor type builds a tensor": ("""
+    import torch
+
+    @torch.compile
+    def f(x):
+        t = torch.FloatTensor([1.0, 2.0])
+        if t.sum() > 0:
+            return x + 1
+        return x - 1
+    """, "f(torch.ones(3))", {7}),
+    "torch.Size builds a Python value": ("""
+    import torch
+
+    @torch.compile
+    def f(x):
+        s = torch.Size([3, 2])
+        if s[0] > 2:
+            return x + 1
+        return x - 1
+    """, "f(torch.ones(3))", set()),
+}
+
+
+@pytest.mark.parametrize("name", TORCH_CLASSES)
+def test_torch_classes_build_what_the_table_says(name):
+    source, _call, lines = TORCH_CLASSES[name]
+    assert flagged_lines(source) == lines
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_dynamo_agrees_on_torch_classes():
+    dynamo_verdicts(TORCH_CLASSES)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_the_table_of_tensor_types_is_the_installed_torchs():
+    tool = Path(tensor_api.__file__).with_name("tools") / "list_tensor_attributes.py"
+    found = subprocess.run([sys.executable, "-c", "import runpy, sys; sys.argv = ['x']; "
+                            f"g = runpy.run_path({str(tool)!r}); print(sorted(g['tensor_types']()))"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    assert found == str(sorted(tensor_api.TENSOR_TYPES))
