@@ -58,6 +58,8 @@ STUDIED = {
     "torchist", "torchkde", "torch_pca", "torchinterp1d",
     "efficientnet_pytorch", "rtdl_num_embeddings.py", "info_nce", "TorchCRF", "torchbnn", "xitorch",
     "torch_cubic_spline_grids", "sophia_opt", "muon.py", "deepctr_torch", "TorchDiffEqPack", "torchjd",
+    "captum", "tntorch", "torch_kf", "torch_harmonics", "recurrent_memory_transformer_pytorch",
+    "sentence_transformers", "deepxde", "tensorly", "torchani", "tensordict",
 }
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>.+)$')
 _WRAPPERS = ("Encountered graph break when attempting to trace", "Failed to handle graph break gracefully",
