@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import PurePath
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from tclint.analyzer.call_refs import (
     AnyMethod, ArmTensor, Attr, CallRef, CompilingTest, GivenNotNone, Entries, Getter, InputParam, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, RnnOnly, Named, NumpyResult, OptionalKeys, Param, Returned,
@@ -44,9 +44,11 @@ class Root:
     reason: str  # "compiled at train.py:40", "nn.Module forward", ...
 
 
-@dataclass(frozen=True)
-class Reach:
-    """How a function is reached: from `caller` through a call at `path:line`."""
+class Reach(NamedTuple):
+    """How a function is reached: from `caller` through a call at `path:line`. A tuple, not a
+    frozen dataclass: a walk makes one per reached function (12,000 on transformers' models)
+    and KeptReach compares each with the last walk's, which a dataclass's __init__ and __eq__
+    made several times slower."""
 
     caller: str | None
     path: str
@@ -996,9 +998,11 @@ def _compile_targets(index: ProjectIndex, ref: CallRef) -> Sequence[str]:
     return index.resolve_ref(ref)
 
 
-def reach(index: ProjectIndex, roots: list[Root], walk: "Walk | None" = None) -> dict[str, Reach]:
+def reach(index: ProjectIndex, roots: list[Root], walk: "Walk | None" = None,
+          in_graph: set[str] | None = None) -> dict[str, Reach]:
     """Every function in a compiled region, with how it is first reached. `walk`: each
-    function's traced calls, where the caller keeps them between runs (project_reach)."""
+    function's traced calls, where the caller keeps them between runs (project_reach);
+    `in_graph`: the functions Dynamo puts in the graph whole, where the caller has them."""
     walk = walk if walk is not None else Walk(index)
     reached: dict[str, Reach] = {}
     queue: deque[str] = deque()
@@ -1009,7 +1013,8 @@ def reach(index: ProjectIndex, roots: list[Root], walk: "Walk | None" = None) ->
         fs, _ = index.functions[root.function]
         reached[root.function] = Reach(None, fs.path, 0, 0, root)
         queue.append(root.function)
-    in_graph = {key for fs in index.files for ref in fs.in_graph for key in _compile_targets(index, ref)}
+    if in_graph is None:
+        in_graph = {key for fs in index.files for ref in fs.in_graph for key in _compile_targets(index, ref)}
     while queue:
         key = queue.popleft()
         candidates = None  # counted once a site reaches a function first (most reach none)
