@@ -158,6 +158,7 @@ class KeptReach(regions.Walk):
             for resolved in callees:
                 touched.update(resolved)
         callers = dict(last._callers_map)
+        index.callers_patch = (last._callers_map, touched)
         for callee in touched:
             entries = [e for e in callers.get(callee, ()) if e[0] not in changed] + added.get(callee, [])
             if entries:

@@ -77,6 +77,9 @@ class TrackedIndex(ProjectIndex):
         self._interned: dict[frozenset, frozenset] = {}
         self.unframed: set = set()  # names read by no entry (a pass asking outside one): module_of
         self._overriding = 0  # inside _overrides, which notes ("method", name) instead of SUBCLASSES
+        # (the map, the callees whose lists differ) where the callers map is another's patched
+        # (project_reach.KeptReach): every other callee keeps that map's very list
+        self.callers_patch: tuple[dict, set[str]] | None = None
 
     # -- recording ----------------------------------------------------------------------
     def _start(self) -> None:

@@ -60,8 +60,9 @@ class KeptValues:
             changed |= {("root", key) for key in roots ^ self._roots}
         if self._callers is not None and callers is not self._callers:
             old = self._callers
-            changed |= {("callers", key) for key in old.keys() | callers.keys()
-                        if not _same_callers(old.get(key, ()), callers.get(key, ()))}
+            patch = index.callers_patch
+            keys = patch[1] if patch is not None and patch[0] is old else old.keys() | callers.keys()
+            changed |= {("callers", key) for key in keys if not _same_callers(old.get(key, ()), callers.get(key, ()))}
         self._roots, self._callers = roots, callers
         if changed:
             self.drop(changed)

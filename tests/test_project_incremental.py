@@ -686,7 +686,8 @@ def test_a_root_whose_def_moves_keeps_its_calls_but_starts_its_chains_at_its_new
 def test_the_callers_map_is_patched_where_the_region_or_its_calls_changed():
     """`entry` compiled joins the region and calls `bad`; a line added above `Net` moves
     forward's call of `mid`: the callers of `bad` and `mid` are made again (in key order, as
-    a fresh run builds them), and a callee no changed function calls keeps its very list."""
+    a fresh run builds them), and a callee no changed function calls keeps its very list:
+    the answers about values that read callers compare those two lists only."""
     kept = Resolutions()
     leafy = SHARED + "\n\ndef leaf(x):\n    return x\n\n\ndef uses(x):\n    return leaf(x)\n"
     other = "import torch\nfrom shared import uses\n\n\n@torch.compile\ndef other(x):\n    return uses(x)\n"
@@ -703,3 +704,5 @@ def test_the_callers_map_is_patched_where_the_region_or_its_calls_changed():
     assert after["shared.mid"][0][1].span.line == before["shared.mid"][0][1].span.line + 1
     assert after["shared.mid"] is not before["shared.mid"]
     assert after["shared.leaf"] is before["shared.leaf"]
+    # what KeptValues compares of the callers for the answers that read them: these lists only
+    assert kept.region._index.callers_patch == (before, {"shared.bad", "shared.mid"})
