@@ -111,14 +111,15 @@ def _for_ins(comp):
 
 
 def add_comprehension_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], enabled: Callable[[str, str], bool],
-                             make: Make, breaking: set[str]) -> list[Diagnostic]:
+                             make: Make, breaking: set[str], keys: list[str]) -> list[Diagnostic]:
     """The findings at each comprehension of a reached function that Dynamo compiles as a
     frame of its own. They are no break of the function (it runs eagerly there), so they are
-    returned apart from its findings, which a loop break would hide."""
+    returned apart from its findings, which a loop break would hide. `keys`: those of `found`
+    whose summary has comprehensions (analyzer/pass_subjects.py)."""
     out: list[Diagnostic] = []
-    for key, ff in found.items():
-        fn = index.functions[key][1]
-        if not fn.comprehensions or not enabled(CODE, key):
+    for key in keys:
+        ff, fn = found[key], index.functions[key][1]
+        if not enabled(CODE, key):
             continue
         sites = list(zip(fn.calls, index.site_callees(key, fn)))
         eager_from = _eager_from(ff, breaking)

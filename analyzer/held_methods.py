@@ -62,12 +62,13 @@ Make = Callable[[str, str, object, str], object]
 
 
 def add_held_method_breaks(index, found: dict[str, FunctionFindings], enabled: Callable[[str, str], bool],
-                           make: Make, breaks: Breaking) -> None:
+                           make: Make, breaks: Breaking, keys: list[str]) -> None:
     """Adds a Reconstruction failure, which ends the frame, on the first break of each reached
-    function while it holds a bound method of an object it built."""
-    for key, ff in list(found.items()):
-        fn = index.functions[key][1]
-        if not fn.held_methods or not enabled(HELD_METHOD_BREAK, key):
+    function while it holds a bound method of an object it built. `keys`: those of `found`
+    whose summary holds a method (analyzer/pass_subjects.py)."""
+    for key in keys:
+        ff, fn = found[key], index.functions[key][1]
+        if not enabled(HELD_METHOD_BREAK, key):
             continue
         held = _held_spans(index, fn.held_methods, breaks.any)
         if not held:

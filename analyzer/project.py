@@ -29,6 +29,7 @@ from tclint.analyzer.loop_skips import Breaking, FunctionFindings, keep_reached
 from tclint.analyzer.neutral_dir import in_neutral_directory
 from tclint.analyzer.notebook import SUFFIX as NOTEBOOK_SUFFIX
 from tclint.analyzer.notebook import Notebook, read_notebook
+from tclint.analyzer.pass_subjects import pass_subjects
 from tclint.analyzer.per_file import PerFile
 from tclint.analyzer.resolutions import Resolutions
 from tclint.analyzer.resume_breaks import add_resume_breaks
@@ -347,15 +348,19 @@ def project_diagnostics(summaries: list[FileSummary], settings: Settings,
 
     # each pass below adds breaks; the next one reads them
     breaks = Breaking(found, kept.call_sites(found) if kept is not None else None)
+    subjects = kept.subjects(index, found) if kept is not None else pass_subjects(index, found)
     add_resume_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make, breaks)
     breaks.update(made)
-    add_held_method_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make_at, breaks)
+    add_held_method_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make_at, breaks,
+                           subjects["held_methods"])
     breaks.update(made)
-    add_returned_defaults(index, found, reached, lambda code, key: code in enabled_in.get(key, enabled), make_at)
-    add_block_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make_at, breaks)
+    add_returned_defaults(index, found, reached, lambda code, key: code in enabled_in.get(key, enabled), make_at,
+                          subjects["returned_calls"])
+    add_block_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), subjects["blocks"],
+                     make_at, breaks)
     breaks.update(made)
     raw.extend(add_comprehension_breaks(index, found, lambda code, key: code in enabled_in.get(key, enabled), make_at,
-                                        breaks.certain))
+                                        breaks.certain, subjects["comprehensions"]))
     raw.extend(keep_reached(found, lambda key: index.functions[key][1].name, breaks.certain))
     if resolutions is not None:
         resolutions.keep(index.name_caches())

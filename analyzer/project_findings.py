@@ -28,6 +28,7 @@ from __future__ import annotations
 from tclint.analyzer import regions
 from tclint.analyzer.call_refs import GivenNotNone, LeftFalsy
 from tclint.analyzer.loop_skips import FunctionFindings
+from tclint.analyzer.pass_subjects import KeptSubjects
 
 
 class KeptFindings:
@@ -37,6 +38,7 @@ class KeptFindings:
         # answers), the compiled region its chain was last checked against)
         self._kept: dict[str, tuple[tuple, tuple | None, FunctionFindings, tuple | None, dict]] = {}
         self._sites = CallSites()
+        self.subjects = KeptSubjects()  # for the passes after the findings loop
         self.moved: tuple[dict, set[str]] | None = None  # this run's KeptReach.moved
 
     def call_sites(self, found: dict[str, FunctionFindings]) -> "CallSites":

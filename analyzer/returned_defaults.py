@@ -22,12 +22,13 @@ Make = Callable[[str, str, object, str], object]
 
 
 def add_returned_defaults(index, found: dict[str, FunctionFindings], reached: dict, enabled: Callable[[str, str], bool],
-                          make: Make) -> None:
+                          make: Make, keys: list[str]) -> None:
     """Adds a Reconstruction failure on each root's return of an object built there that
-    stores a function default it was left."""
-    for key, ff in found.items():
-        fn = index.functions[key][1]
-        if not fn.returned_calls or reached[key].caller is not None or not enabled(RETURNED_FUNCTION_DEFAULT, key):
+    stores a function default it was left. `keys`: those of `found` whose summary returns a
+    call (analyzer/pass_subjects.py)."""
+    for key in keys:
+        ff, fn = found[key], index.functions[key][1]
+        if reached[key].caller is not None or not enabled(RETURNED_FUNCTION_DEFAULT, key):
             continue
         for call in fn.returned_calls:
             left = _left_default(index, call)

@@ -45,11 +45,11 @@ Make = Callable[[str, str, Span, str], Diagnostic]
 
 
 def add_block_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], enabled: Callable[[str, str], bool],
-                     make: Make, breaks: Breaking | None = None) -> None:
+                     with_blocks: list[str], make: Make, breaks: Breaking | None = None) -> None:
     """Adds, to each reached function, a finding at each unresumable block that holds a
     certain break; the break inside a `with` body then ends the frame (loop_skips hides what
-    follows it), as one in a `try` body already does."""
-    with_blocks = [key for key in found if index.functions[key][1].blocks]
+    follows it), as one in a `try` body already does. `with_blocks`: the keys of `found` whose
+    summary has blocks (analyzer/pass_subjects.py)."""
     _add_untraceable_operators(index, found, [key for key in with_blocks if enabled(OPERATOR_CODE, key)], make)
     breaking: set[str] | None = None
     for key in [key for key in with_blocks if enabled(CODE, key)]:

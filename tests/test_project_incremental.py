@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import os
 import random
+import textwrap
 
 import pytest
 
+from test_held_methods import PROGRAMS as HELD_PROGRAMS
 from tclint.analyzer.api import summarize_source
 from tclint.analyzer.call_refs import Named
 from tclint.analyzer.config import Settings
@@ -706,3 +708,19 @@ def test_the_callers_map_is_patched_where_the_region_or_its_calls_changed():
     assert after["shared.leaf"] is before["shared.leaf"]
     # what KeptValues compares of the callers for the answers that read them: these lists only
     assert kept.region._index.callers_patch == (before, {"shared.bad", "shared.mid"})
+
+
+def test_the_passes_after_the_findings_loop_look_at_the_functions_an_edit_gives_what_they_look_for():
+    """The held-method pass looks only at the functions whose summary holds a bound method
+    (analyzer/pass_subjects.py, kept per file): `f` holding the object itself has none; edited
+    to hold `sf.closure` across the break at `print`, it gets TC249 there (Dynamo:
+    Reconstruction failure, tests/test_held_methods.py); not once the edit is undone."""
+    holder = textwrap.dedent(HELD_PROGRAMS["a break of the frame's own while the method is read later"][0])
+    plain = holder.replace("closure = sf.closure", "closure = sf")
+    kept = Resolutions()
+    lines = []
+    for text in (plain, holder, plain):
+        found = _lint({"prog": text, "other": OTHER}, kept)
+        assert found == _lint({"prog": text, "other": OTHER})
+        lines.append([d.line for d in found if d.code == "TC249"])
+    assert lines == [[], [16], []]
