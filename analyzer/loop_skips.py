@@ -47,6 +47,8 @@ def keep_reached(found: dict[str, FunctionFindings], name_of, breaking: set[str]
     breaking = breaking if breaking is not None else breaking_functions(found, certain=True)
     out: list[Diagnostic] = []
     for key, ff in found.items():
+        if not ff.own:  # most functions: nothing to report, nothing to hide
+            continue
         stops = [(_pos(d), i) for i, (d, in_loop) in enumerate(ff.own) if in_loop and is_break(d)]
         stops += [(pos, None) for pos, callees in ff.loop_calls if callees and all(c in breaking for c in callees)]
         if not stops:
@@ -108,7 +110,7 @@ class Breaking:
         (`keys`: the functions that got findings since, where the caller knows them)."""
         found = self._found
         seeds = [key for key in (found if keys is None else keys)
-                 if key not in self.certain and any(is_break(d) for d, _ in found[key].own)]
+                 if found[key].own and key not in self.certain and any(is_break(d) for d, _ in found[key].own)]
         self._spread(seeds, self.any, certain=False)
         self._spread(seeds, self.certain, certain=True)
 
