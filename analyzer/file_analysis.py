@@ -653,7 +653,7 @@ class FileAnalyzer(cst.CSTVisitor):
                 else:
                     self._returned_call(summary, value, node)
             summary.returns_members = summary.returns_members | self.member_sources(node.value)
-            returned = self._returned_callables(node.value)
+            returned = self._returned_callables(node.value, returning=True)
             if returned:
                 summary.returns_callables = summary.returns_callables | returned
             fn.dynamo_returns.append(_LITERAL if tf.is_literal(node.value) else self.facts.value_under_dynamo(node.value))
@@ -1751,16 +1751,18 @@ class FileAnalyzer(cst.CSTVisitor):
             return refs.Returned(ref) if ref is not None else None
         return self._named_callable(expr)
 
-    def _returned_callables(self, expr: cst.BaseExpression) -> frozenset:
-        """What a returned expression runs if the caller calls it (see returns_callables)."""
+    def _returned_callables(self, expr: cst.BaseExpression, returning: bool = False) -> frozenset:
+        """What a returned expression runs if the caller calls it (see returns_callables).
+        `returning`: `expr` is what the function returns, so its own parameter stands for what
+        the caller passes (ReturnedParam); a local bound to one, or an argument, is not that."""
         if isinstance(expr, cst.IfExp):
-            return self._returned_callables(expr.body) | self._returned_callables(expr.orelse)
-        if isinstance(expr, cst.Name) and (param := self._own_param(expr)) is not None:
+            return self._returned_callables(expr.body, returning) | self._returned_callables(expr.orelse, returning)
+        if returning and isinstance(expr, cst.Name) and (param := self._own_param(expr)) is not None:
             return frozenset((param,))  # `return method`: what the caller passes
         if isinstance(expr, cst.Subscript):  # `return LOSS_MAPPING[kind]`
             if isinstance(expr.value, (cst.Dict, cst.List, cst.Tuple)):  # `{"a": STEPS, "b": f}[kind]`
                 return self._literal_entries(expr.value)
-            if isinstance(expr.value, cst.Name) and (param := self._own_param(expr.value)) is not None:
+            if returning and isinstance(expr.value, cst.Name) and (param := self._own_param(expr.value)) is not None:
                 return frozenset((param,))  # `return methods[name]`: an entry of what the caller passes
             # a parameter's (ParamCallable) reads call sites: what a call returns is resolved with names only
             local = [r for r in self._table_call_refs(expr.value) if not isinstance(r, refs.ParamCallable)]

@@ -819,6 +819,21 @@ CASES = {
             solve = get_method(alg, methods, method)
             return solve(torch.sin, y)
     """, "f(torch.ones(3))", [("TC101", 3)]),
+    # Only what a helper returns stands for what its caller passes: a local bound to an entry
+    # of a parameter, called or passed on, is no such value (tensordict's pytree
+    # `constructor = context["constructor"]; constructor(cls=cls, ...)` crashed the project phase).
+    "function-read-from-a-parameter-and-called": ("""
+        import torch
+        def build(cls, values):
+            return values * 2
+        def unflatten(values, context):
+            cls = context["cls"]
+            constructor = context["constructor"]
+            return constructor(cls=cls, values=values)
+        @torch.compile
+        def f(x):
+            return unflatten(x, {"cls": int, "constructor": build})
+    """, "f(torch.ones(3))", []),
     # `if not isinstance(t, torch.Tensor): t = torch.tensor(t)` leaves a tensor on both paths,
     # in a function that is no entry point too (TorchDiffEqPack `ODESolver.__init__`: the
     # branch on `self.t1 > self.t0` breaks, and each `super().__init__()` up the chain).
