@@ -75,10 +75,10 @@ class AnyMethod:
 @dataclass(frozen=True)
 class Returned:
     """What calling `call` returns, called in turn: the wrapper a decorator returns, a nested
-    def a factory returns, an instance's `__call__`. `passed` holds the functions the call passes, as CallSite.callables does, but
-    for the caller's own parameters (what those hold is resolved from call sites): a callee
-    that returns one of its parameters (ReturnedParam: `get_method(methods, name)` returning
-    `methods[name]`) returns those."""
+    def a factory returns, an instance's `__call__`. `passed` holds the functions the call
+    passes, as CallSite.callables does, but for the caller's own parameters (what those hold
+    is resolved from call sites): a callee that returns one of its parameters (ReturnedParam:
+    `get_method(methods, name)` returning `methods[name]`) returns those."""
 
     call: "CallRef"
     passed: tuple = ()

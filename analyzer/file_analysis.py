@@ -1811,7 +1811,6 @@ class FileAnalyzer(cst.CSTVisitor):
         param = fn.own_params.get(name.value) if fn is not None else None
         return refs.ReturnedParam(param.position, param.name) if param is not None else None
 
-
     def _method_by_name(self, receiver: cst.BaseExpression, method: str) -> refs.CallRef | None:
         """`obj.method()` on an object of unknown class: the project's methods of that name.
 

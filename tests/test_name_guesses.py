@@ -1,7 +1,8 @@
 """Values are known from where they come from, never from their names (issue 8): a class from
 another file stored on `self` is no tensor or config for ending in `Tensor` or `Config`; which of
-torch's classes build tensors is the table written from torch itself. Each program lists the lines Dynamo (torch 2.13, eager backend) reports; tclint must flag exactly
-those. The Dynamo half is skipped without torch."""
+torch's classes build tensors is the table written from torch itself. Each program lists the
+lines Dynamo (torch 2.13, eager backend) reports; tclint must flag exactly those. The Dynamo
+half is skipped without torch."""
 from __future__ import annotations
 
 import importlib.util
