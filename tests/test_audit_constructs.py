@@ -875,6 +875,38 @@ CASES = {
         def f(losses):
             return weighting.update(losses)
     """, "f(torch.ones(3))", [("TC220", 11)]),
+    # A module hook registered in compiled code builds a RemovableHandle, whose constructor bumps a
+    # class attribute: each registration breaks ("setattr() on unsupported type"; captum's DeepLift
+    # `_hook_main_model`); a tensor's `register_hook` is traced.
+    "module-hooks-registered": ("""
+        import torch
+        def double(module, inputs, output):
+            return output * 2
+        def keep(module, inputs):
+            return None
+        @torch.compile
+        def f(model, x):
+            first = model.register_forward_hook(double)
+            second = model.register_forward_pre_hook(keep)
+            x = x * 2
+            x.register_hook(lambda g: g * 2)
+            return model(x)
+    """, "f(torch.nn.Linear(3, 3), torch.randn(2, 3, requires_grad=True))", [("TC251", 8), ("TC251", 9)]),
+    # An input's flag turned on and later restored (torchani's `energies_and_forces`): when the first
+    # `requires_grad_` changes the flag, so does the restoring one, whatever its argument.
+    "requires-grad-restored": ("""
+        import torch
+        def energy(x, w):
+            saved = x.requires_grad
+            x.requires_grad_(True)
+            e = (x * w).sum()
+            x.requires_grad_(saved)
+            return e.detach()
+        @torch.compile
+        def f(x, w):
+            x.requires_grad_(False)
+            return energy(x, w) + 1
+    """, "f(torch.randn(3), torch.randn(3))", [("TC214", 4), ("TC214", 6)]),
 }
 
 

@@ -39,6 +39,12 @@ def _history_names(expr: cst.CSTNode) -> set[str]:
     return out
 
 
+def _turns_on(call: cst.Call) -> bool:
+    """`t.requires_grad_()` or `t.requires_grad_(True)`."""
+    flag = argument(call, 0, "requires_grad")
+    return flag is None or (isinstance(flag, cst.Name) and flag.value == "True")
+
+
 def _contains(tree: cst.CSTNode, target: cst.CSTNode) -> bool:
     found = False
 
@@ -64,7 +70,9 @@ class RequiresGradIntermediate(Rule):
     reaches (`self[k] = v` runs the class's `__setitem__`), when it is stored on `self` or
     differentiated with `torch.autograd.grad`, which Dynamo does not
     trace: the graph ends there with the tensor still live, so it is an output. (Other
-    breaks it outlives make it an output too; those are not flagged.)
+    breaks it outlives make it an output too; those are not flagged.) An input's flag
+    turned on and then restored (`saved = x.requires_grad; x.requires_grad_(True); ...;
+    x.requires_grad_(saved)`) changes at both calls.
 
     ## Why is this bad?
     Dynamo builds the graph for a fixed autograd setup. Turning on `requires_grad` for
@@ -208,15 +216,17 @@ class RequiresGradIntermediate(Rule):
         func = node.func
         if not (isinstance(func, cst.Attribute) and func.attr.value == "requires_grad_"):
             return
-        flag = argument(node, 0, "requires_grad")
-        if flag is not None and not (isinstance(flag, cst.Name) and flag.value == "True"):
-            return  # requires_grad_(False), or a value we cannot read
         fn = self.facts.function
         if fn is None:
             return
         receiver = func.value
-        if fn.root_like and self.facts.value(receiver).assumed and isinstance(receiver, cst.Name):
-            self.report(node, _INPUT_MESSAGE, graph_break=hazards.REQUIRES_GRAD_INPUT)
+        if not _turns_on(node):
+            # requires_grad_(False), or a value we cannot read: a change only where this
+            # function turned the input's flag on above (`x.requires_grad_(saved)` restores it)
+            if self._turned_on_above(fn.node, node, receiver):
+                self._report_input(fn, node, receiver)
+            return
+        if self._report_input(fn, node, receiver, only_root=True):
             return
         cond = self.facts.tensor_condition(receiver) or self.facts.param_condition(receiver)
         if cond is None:
@@ -228,10 +238,35 @@ class RequiresGradIntermediate(Rule):
         if self._escapes(fn.node, node, tainted, fn.root_like) or self._differentiated(fn.node, tainted):
             self.report(node, condition=None if cond is True else cond)
             return
-        param = self.facts.own_param(receiver)
-        if param is not None:  # a parameter that may hold the compiled function's input itself
-            self.report(node, _INPUT_MESSAGE, graph_break=hazards.REQUIRES_GRAD_INPUT,
-                        condition=frozenset((InputParam(param.function, param.position, param.name),)))
+        self._report_input(fn, node, receiver)
+
+    def _report_input(self, fn, node: cst.Call, receiver: cst.BaseExpression, only_root: bool = False) -> bool:
+        """Report `node` as changing the flag of the compiled function's input: `receiver` is
+        one (an entry point's), or, unless `only_root`, a parameter that may hold one."""
+        if fn.root_like and self.facts.value(receiver).assumed and isinstance(receiver, cst.Name):
+            self.report(node, _INPUT_MESSAGE, graph_break=hazards.REQUIRES_GRAD_INPUT)
+            return True
+        param = None if only_root else self.facts.own_param(receiver)
+        if param is None:
+            return False
+        # a parameter that may hold the compiled function's input itself
+        self.report(node, _INPUT_MESSAGE, graph_break=hazards.REQUIRES_GRAD_INPUT,
+                    condition=frozenset((InputParam(param.function, param.position, param.name),)))
+        return True
+
+    @staticmethod
+    def _turned_on_above(fn_node: cst.FunctionDef, call: cst.Call, receiver: cst.BaseExpression) -> bool:
+        """`receiver.requires_grad_()` (turning it on) is called in this body before `call`."""
+        if not isinstance(receiver, cst.Name):
+            return False
+        for earlier in function_body(fn_node).calls:
+            if earlier is call:
+                return False
+            func = earlier.func
+            if (isinstance(func, cst.Attribute) and func.attr.value == "requires_grad_" and _turns_on(earlier)
+                    and isinstance(func.value, cst.Name) and func.value.value == receiver.value):
+                return True
+        return False
 
     @staticmethod
     def _marked_names(fn_node: cst.FunctionDef, call: cst.Call, receiver: cst.BaseExpression) -> set[str]:
