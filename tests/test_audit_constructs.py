@@ -907,6 +907,22 @@ CASES = {
             x.requires_grad_(False)
             return energy(x, w) + 1
     """, "f(torch.randn(3), torch.randn(3))", [("TC214", 4), ("TC214", 6)]),
+    # A property that returns a tensor, used as a size (tntorch's `ranks_tt`, the ranks of the cores
+    # as a tensor): Dynamo reads the element's value.
+    "tensor-property-as-size": ("""
+        import torch
+        class Train:
+            def __init__(self, cores):
+                self.cores = cores
+            @property
+            def ranks(self):
+                return torch.tensor([c.shape[-1] for c in self.cores])
+            def full(self):
+                return torch.ones(1, self.ranks[0])
+        @torch.compile
+        def f(x):
+            return Train([x, x]).full()
+    """, "f(torch.randn(2, 2))", [("TC111", 9), ("TC225", 12)]),
 }
 
 

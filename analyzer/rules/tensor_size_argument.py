@@ -176,6 +176,10 @@ class TensorSizeArgument(Rule):
             return expr.value in names or self.facts.tensor_condition(expr) is None
         if isinstance(expr, cst.Subscript):
             return self._number_arithmetic(expr.value, names)
+        if isinstance(expr, cst.Attribute) and self.facts.attribute_condition(expr) is not None:
+            # `self.ranks`: a tensor where the object's class stores one (or a property returns one),
+            # known from where it comes from, not taken for an input
+            return False
         if isinstance(expr, cst.BinaryOperation):
             return self._number_arithmetic(expr.left, names) and self._number_arithmetic(expr.right, names)
         if isinstance(expr, cst.UnaryOperation):
