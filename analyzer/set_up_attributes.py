@@ -107,7 +107,17 @@ class _AttributeScan:
                     and isinstance(func.value, cst.Name) and func.value.value == self.self_name and call.args):
                 name = call.args[0].value
                 if isinstance(name, cst.SimpleString):
-                    self.scope.attrs[name.evaluated_value] = tf.TENSOR
+                    value = call.args[1].value if len(call.args) > 1 else None
+                    self.scope.attrs[name.evaluated_value] = self._buffer_kind(value)
+
+    def _buffer_kind(self, value: cst.BaseExpression | None):
+        """A registered buffer is a tensor; a boolean mask where what is registered is one, or
+        None or one (`mask if needed else None`: where the buffer is a tensor, it is the mask)."""
+        if value is None:
+            return tf.TENSOR
+        arms = [value.body, value.orelse] if isinstance(value, cst.IfExp) else [value]
+        kinds = [self.facts.kind(arm) for arm in arms if not (isinstance(arm, cst.Name) and arm.value == "None")]
+        return tf.BOOL_TENSOR if kinds and all(k == tf.BOOL_TENSOR for k in kinds) else tf.TENSOR
 
     def _assign(self, attr: str, value: cst.BaseExpression) -> None:
         facts = self.facts

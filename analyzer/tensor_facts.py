@@ -21,6 +21,9 @@ from tclint.analyzer.names import ImportTable, dotted_name
 from tclint.analyzer.values import Kind, Record, Value, build
 
 TENSORS = (TENSOR, BOOL_TENSOR, INPUT)
+# torch functions that join tensors into one of their dtype
+_JOINS = frozenset({"cat", "concat", "concatenate", "stack", "row_stack", "vstack", "hstack", "dstack",
+                    "column_stack"})
 VALUES_INDICES = "torch.return_types"  # the module of the named tuples `x.max(1)` and `x.sort()` return
 # Annotations that declare a tensor (as qualified names)
 TENSOR_ANNOTATIONS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor",
@@ -939,7 +942,7 @@ class Facts:
                 return TENSOR
             if name[:1].isupper():
                 return STATIC
-            if qual in api.BOOL_FUNCTIONS or self._bool_dtype(node):
+            if qual in api.BOOL_FUNCTIONS or self._bool_dtype(node) or self._joins_masks(name, node):
                 return BOOL_TENSOR
             if name.startswith(("is_", "get_", "set_", "use_")):
                 return STATIC
@@ -955,6 +958,18 @@ class Facts:
             built = self._keyword_record(qual, node)
             return built if built is not None else self._project_call(refs.Named(qual))
         return UNKNOWN
+
+    def _joins_masks(self, name: str, node: cst.Call) -> bool:
+        """`torch.cat([m1, m2])`, `torch.stack([... for ...])`: masks joined are a mask."""
+        if name not in _JOINS or not node.args or node.args[0].keyword is not None:
+            return False
+        parts = node.args[0].value
+        if isinstance(parts, (cst.ListComp, cst.GeneratorExp)):
+            return self.kind(parts.elt) == BOOL_TENSOR
+        if isinstance(parts, (cst.List, cst.Tuple)) and parts.elements:
+            return all(not isinstance(el, cst.StarredElement) and self.kind(el.value) == BOOL_TENSOR
+                       for el in parts.elements)
+        return False
 
     def _values_indices(self, op: str, receiver, args) -> Record | None:
         """`m.max(1)`, `torch.sort(x)`: the (values, indices) named tuple the op returns, its

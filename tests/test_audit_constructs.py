@@ -923,6 +923,28 @@ CASES = {
         def f(x):
             return Train([x, x]).full()
     """, "f(torch.randn(2, 2))", [("TC111", 9), ("TC225", 12)]),
+    # A boolean buffer registered as `mask if needed else None`, joined from boolean pieces
+    # (rtdl-num-embeddings' piecewise-linear encoding): indexing with it is a boolean-mask index.
+    "bool-buffer-from-joined-masks": ("""
+        import torch
+        class Bins(torch.nn.Module):
+            def __init__(self, counts, width):
+                super().__init__()
+                self.register_buffer(
+                    "mask",
+                    None if all(n == width for n in counts)
+                    else torch.row_stack([
+                        torch.cat([torch.ones(n, dtype=torch.bool), torch.zeros(width - n, dtype=torch.bool)])
+                        for n in counts
+                    ]),
+                )
+            def forward(self, x):
+                return x if self.mask is None else x[:, self.mask]
+        model = Bins([3, 2], 3)
+        @torch.compile
+        def f(x):
+            return model(x) * 2
+    """, "f(torch.randn(4, 2, 3))", [("TC302", 14)]),
 }
 
 
