@@ -36,12 +36,10 @@ class ModuleHookRegistration(Rule):
 
     ## Example
     ```python
-    @torch.compile
-    def attribute(model, x):
-        handle = model.register_forward_hook(save_output)
-        y = model(x)
-        handle.remove()
-        return y
+    class Attribution:
+        def attribute(self, x):  # compiled
+            self.handles = [self.model.register_forward_hook(self._save)]
+            return self.model(x)
     ```
 
     ## Use instead
