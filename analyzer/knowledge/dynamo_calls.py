@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tclint.analyzer import gb_registry
@@ -37,6 +37,11 @@ class CallTable:
     traced: frozenset[str]  # qualnames Dynamo traced without a break
     rules: trace_rules.TraceRules
     from_numpy_map: frozenset[str] = frozenset()  # rows read off Dynamo's NumPy map, not run
+    # qualname -> the break at a `for` over what the call returns, where Dynamo cannot resume
+    # there and runs the rest of the frame eagerly (`for i in tqdm(...)`)
+    iteration_ends_frame: dict[str, hazards.GraphBreak] = field(default_factory=dict)
+    # wrappers (`enumerate`, `zip`) a `for` over such a result ends the frame through as well
+    iteration_wrappers: frozenset[str] = frozenset()
 
     def verdict(self, qualname: str) -> CallVerdict | None:
         """The break a call to `qualname` causes, or None when it traces (or nothing says)."""
@@ -49,6 +54,20 @@ class CallTable:
         if self.rules.verdict(qualname) == "skipped":
             return CallVerdict(qualname, hazards.SKIPPED, self.torch_version, "trace_rules")
         return None
+
+    def builds_object(self, qualname: str) -> bool:
+        """Whether the table has methods of what calling `qualname` returns ("<qualname>().<method>")."""
+        return qualname in self._factories
+
+    @functools.cached_property
+    def _factories(self) -> frozenset[str]:
+        return frozenset(name.partition("().")[0] for names in (self.breaks, self.traced)
+                         for name in names if "()." in name)
+
+    def ends_frame_when_iterated(self, qualname: str) -> CallVerdict | None:
+        """The break at a `for` over what `qualname` returns, where that ends the frame."""
+        found = self.iteration_ends_frame.get(qualname)
+        return CallVerdict(qualname, found, self.torch_version, "probe") if found is not None else None
 
 
 def tables() -> dict[tuple[int, int], Path]:
@@ -79,14 +98,19 @@ def load(path: Path, rules: trace_rules.TraceRules) -> CallTable:
     raw = json.loads(path.read_text(encoding="utf-8"))
     breaks: dict[str, hazards.GraphBreak] = {}
     traced: set[str] = set()
+    ends_frame: dict[str, hazards.GraphBreak] = {}
     from_map = {name for name, row in raw.get("calls", {}).items() if row.get("from") == "np_to_tnp_map"}
     for name, row in raw.get("calls", {}).items():
         if row.get("breaks"):
             breaks[name] = hazards.GraphBreak(row.get("gb_id") or "", row.get("gb_type") or "")
         else:
             traced.add(name)
+        iterated = row.get("iterated")
+        if iterated and iterated.get("ends_frame") and iterated.get("breaks"):
+            ends_frame[name] = hazards.GraphBreak(iterated.get("gb_id") or "", iterated.get("gb_type") or "")
     version = ".".join(str(raw.get("torch", "")).split(".")[:2])
-    return CallTable(version, breaks, frozenset(traced), rules, frozenset(from_map))
+    wrappers = frozenset(name for name, ends in raw.get("iteration_wrappers", {}).items() if ends)
+    return CallTable(version, breaks, frozenset(traced), rules, frozenset(from_map), ends_frame, wrappers)
 
 
 @functools.lru_cache(maxsize=1)

@@ -25,7 +25,12 @@ class SkippedCall(Rule):
     `types.SimpleNamespace`), methods of objects it cannot trace (`self.rng.normal()` on a
     NumPy `default_rng()` built in `__init__`), torch functions and classes its trace rules mark
     as skipped (`torch.jit.isinstance`, `torch.typename`, `torch.quasirandom.SobolEngine` and its
-    `draw()`), and NumPy functions that `torch._numpy`, through
+    `draw()`), methods of NumPy random generators known from where they come from
+    (`rng = np.random.default_rng(seed)` or `np.random.RandomState(seed)`, then `rng.normal()`),
+    a `for` over what such a call returns where Dynamo cannot resume at the `for` (`for i in
+    tqdm(range(n))`, also through `enumerate` or `zip`, a pandas Series or DataFrame, a networkx
+    generator: the rest of the function then runs eagerly, and tclint reports nothing after
+    it in that function), and NumPy functions that `torch._numpy`, through
     which Dynamo traces NumPy, does not implement (`np.asanyarray`, `np.nanmean`, `np.isin`,
     read off Dynamo's own map by `tools/numpy_support.py`). The verdicts come from a table made by running
     each call under Dynamo (one per torch version, `tools/probe_dynamo.py`) and from the
@@ -233,6 +238,16 @@ class SkippedCall(Rule):
                 def forward(self, x):
                     return x * self.rng.normal()
         """, call="torch.compile(Jitter())(torch.randn(3))"),
+        # a generator known from where it comes from: its constructor, then each method call
+        Example("""
+            import numpy as np
+            import torch
+            @torch.compile
+            def f(x):
+                rng = np.random.RandomState(0)
+                noise = rng.randn(3)
+                return x + rng.choice(3) + noise.sum()
+        """, call="f(torch.randn(3))"),
         Example("""
             import sys
             import torch
@@ -253,6 +268,48 @@ class SkippedCall(Rule):
     def __init__(self, analyzer):
         super().__init__(analyzer)
         self._decorators = 0
+        self._iterated: set[int] = set()  # ids of the calls a `for` iterates what they return
+        self._made: dict[tuple[str, str], str] = {}  # (function, local) -> the call that built it
+
+    # `for i in tqdm(range(n))`: at the `for`, Dynamo skips the result's `__iter__` and cannot
+    # resume there; the rest of the frame runs eagerly. A comprehension's first iterable is
+    # iterated in the enclosing frame.
+    def visit_For(self, node: cst.For) -> None:
+        self._iterates(node.iter)
+
+    def visit_ListComp(self, node: cst.ListComp) -> None:
+        self._iterates(node.for_in.iter)
+
+    def visit_SetComp(self, node: cst.SetComp) -> None:
+        self._iterates(node.for_in.iter)
+
+    def visit_DictComp(self, node: cst.DictComp) -> None:
+        self._iterates(node.for_in.iter)
+
+    def _iterates(self, iterable: cst.BaseExpression) -> None:
+        """Notes the calls whose result the loop iterates, through the wrappers Dynamo
+        iterates them through (`enumerate(tqdm(...))`), and reports an object built where the
+        table says iterating it ends the frame (`for v in series` after `series = pd.Series(...)`)."""
+        if self._decorators:
+            return
+        table = dynamo_calls.current()
+        pending = [iterable]
+        while pending:
+            expr = pending.pop()
+            if isinstance(expr, cst.Call):
+                if self.facts.qualname(expr.func) in table.iteration_wrappers:
+                    pending.extend(arg.value for arg in expr.args if not arg.keyword and not arg.star)
+                else:
+                    self._iterated.add(id(expr))
+                continue
+            built = self._built_from(expr)
+            verdict = table.ends_frame_when_iterated(built) if built else None
+            if verdict is not None:
+                self.report(expr, f"Dynamo cannot iterate a `{built.rpartition('.')[2]}` (torch "
+                                  f"{verdict.torch_version}: \"{verdict.graph_break.gb_type}\" when probed) and "
+                                  f"cannot resume at this `for`: the graph breaks here and the rest of the "
+                                  f"function runs eagerly. Iterate a list of its values instead",
+                            graph_break=verdict.graph_break, ends_frame=True)
 
     # A decorator runs where the function is defined (at import, for most), not when it is called.
     def visit_Decorator(self, node: cst.Decorator) -> None:
@@ -267,27 +324,67 @@ class SkippedCall(Rule):
         qual = self.facts.qualname(node.func) or self._method_of_built_object(node.func)
         if qual is None or qual in _OTHER_RULES or qual.startswith("logging."):  # logging is TC206's
             return
-        verdict = dynamo_calls.current().verdict(qual)
-        if verdict is None or verdict.graph_break.gb_type in _VALUE_DEPENDENT:
+        table = dynamo_calls.current()
+        verdict = table.verdict(qual)
+        if verdict is not None and verdict.graph_break.gb_type in _VALUE_DEPENDENT:
+            return
+        iterated = table.ends_frame_when_iterated(qual) if id(node) in self._iterated else None
+        if verdict is None and iterated is None:
             return
         name = qual.removeprefix("builtins.").replace("().", "(...).")
-        why = {"probe": "Dynamo broke on it when probed",
-               "numpy_map": "torch._numpy, through which Dynamo traces NumPy, has no such function"
-               }.get(verdict.source, "its trace rules skip it")
-        self.report(node, f"Dynamo does not trace `{name}()` (torch {verdict.torch_version}: {why}, "
-                          f"\"{verdict.graph_break.gb_type}\"); the graph breaks here. Call it before "
-                          f"the compiled region and pass the result in", graph_break=verdict.graph_break)
+        if verdict is None:
+            message = f"Dynamo traces `{name}()`"
+        else:
+            why = {"probe": "Dynamo broke on it when probed",
+                   "numpy_map": "torch._numpy, through which Dynamo traces NumPy, has no such function"
+                   }.get(verdict.source, "its trace rules skip it")
+            message = (f"Dynamo does not trace `{name}()` (torch {verdict.torch_version}: {why}, "
+                       f"\"{verdict.graph_break.gb_type}\"); the graph breaks here")
+        if iterated is None:
+            self.report(node, f"{message}. Call it before the compiled region and pass the result in",
+                        graph_break=verdict.graph_break)
+            return
+        self.report(node, f"{message}, and iterating what it returns (\"{iterated.graph_break.gb_type}\") is "
+                          "no point Dynamo can resume at: the rest of the function runs eagerly. Iterate a "
+                          "plain `range` or list instead", graph_break=(verdict or iterated).graph_break,
+                    ends_frame=True)
 
     def _method_of_built_object(self, func: cst.BaseExpression) -> str | None:
         """`self.rng.normal` where `self.rng = np.random.default_rng(...)`: the table's
         "numpy.random.default_rng().normal"."""
         if not isinstance(func, cst.Attribute):
             return None
-        receiver, facts = func.value, self.facts
-        built = None
-        if isinstance(receiver, cst.Attribute) and facts.is_self(receiver.value):
-            built = facts.function.class_scope.built_from.get(receiver.attr.value)
-        elif isinstance(receiver, cst.Name):
-            local = facts.function.instance_classes.get(receiver.value) if facts.function else None
-            built = local or facts.module_instances.get(receiver.value)
+        built = self._built_from(func.value)
         return f"{built}().{func.attr.value}" if built else None
+
+    def _built_from(self, receiver: cst.BaseExpression) -> str | None:
+        """The call that built the object: `self.rng` set up as `np.random.default_rng(...)`,
+        a local or module name bound to `pd.Series(...)`."""
+        facts = self.facts
+        if isinstance(receiver, cst.Attribute) and facts.is_self(receiver.value):
+            return facts.function.class_scope.built_from.get(receiver.attr.value)
+        if isinstance(receiver, cst.Name):
+            fn = facts.function
+            local = (fn.instance_classes.get(receiver.value) or self._made.get((fn.key, receiver.value))) if fn else None
+            return local or facts.module_instances.get(receiver.value)
+        if isinstance(receiver, cst.Call):  # `np.random.default_rng(0).normal()`
+            qual = facts.qualname(receiver.func)
+            return qual if qual and dynamo_calls.current().builds_object(qual) else None
+        return None
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        """`rng = np.random.default_rng(seed)`, `bar = tqdm(range(n))`: a local bound to an
+        object of a kind the table has methods of, or iterating which ends the frame (a
+        lowercase factory, which no class names)."""
+        fn = self.facts.function
+        if fn is None:
+            return
+        value, table = node.value, dynamo_calls.current()
+        qual = self.facts.qualname(value.func) if isinstance(value, cst.Call) else None
+        made = qual if qual and (table.builds_object(qual) or table.ends_frame_when_iterated(qual)) else None
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                if made:
+                    self._made[(fn.key, target.target.value)] = made
+                else:
+                    self._made.pop((fn.key, target.target.value), None)

@@ -4,11 +4,17 @@ the versioned table tclint reads (`analyzer/knowledge/dynamo_calls_<torch major.
 Run on demand, with the torch to describe (and NumPy) installed; the analyzer never imports
 this file:
 
-    python analyzer/knowledge/tools/probe_dynamo.py [-o TABLE.json] [-k SUBSTRING]
+    python analyzer/knowledge/tools/probe_dynamo.py [-o TABLE.json] [-k SUBSTRING,... [--merge]]
 
 Each case compiles a one-call function with the eager backend, calls it on a small tensor,
 and records the first graph break Dynamo logs while tracing it (its Gb_type and GB id), or
-that it traced the call. A case that fails eagerly is reported and left out of the table.
+that it traced the call. For a call whose result code iterates (`for i in tqdm(range(n))`,
+a pandas Series, a networkx generator), the row's "iterated" says what a `for` over the result
+does: the break at the `for` and whether the frame ends there (Dynamo cannot resume at it and
+runs the rest of the frame eagerly: a break placed after the loop is never logged);
+"iteration_wrappers" says which wrappers (`enumerate`, `zip`, `itertools.islice`) a `for`
+ends the frame through as well. Libraries this environment lacks are left out (tqdm, pandas and
+networkx are probed where installed). A case that fails eagerly is reported and left out of the table.
 Names are spelled as tclint resolves them: the dotted path of the callable as imported.
 """
 from __future__ import annotations
@@ -273,19 +279,26 @@ CASES: list[tuple[str, str, str]] = [
     ("numpy.random.Generator", "np.random.Generator(np.random.PCG64(0))", ""),
     ("numpy.random.PCG64", "np.random.PCG64(0)", ""),
     # methods of objects built outside the compiled code: "<how it was built>().<method>"
-    *[(f"numpy.random.default_rng().{m}", f"RNG.{m}({a})", "RNG = np.random.default_rng(0)") for m, a in (
+    *[(f"numpy.random.{built}().{m}", f"RNG.{m}({a})", f"RNG = np.random.{built}({seed})")
+      for built, seed in (("default_rng", "0"), ("Generator", "np.random.PCG64(0)")) for m, a in (
         ("normal", ""), ("random", ""), ("integers", "3"), ("uniform", ""), ("choice", "3"),
-        ("permutation", "3"), ("shuffle", "[1, 2]"), ("standard_normal", "2"))],
+        ("permutation", "3"), ("shuffle", "[1, 2]"), ("standard_normal", "2"), ("exponential", ""),
+        ("binomial", "3, 0.5"), ("poisson", ""), ("gamma", "1.0"), ("beta", "1.0, 1.0"),
+        ("multivariate_normal", "[0.0], [[1.0]]"), ("dirichlet", "[1.0, 1.0]"), ("spawn", "1"))],
     *[(f"numpy.random.SeedSequence().{m}", f"SS.{m}({a})", "SS = np.random.SeedSequence(0)") for m, a in (
         ("generate_state", "2"), ("spawn", "2"))],
+    # a RandomState also as scikit-learn's and TensorLy's `check_random_state(seed)` return it
     *[(f"numpy.random.RandomState().{m}", f"RNG.{m}({a})", "RNG = np.random.RandomState(0)") for m, a in (
-        ("rand", ""), ("randn", ""), ("randint", "3"), ("normal", ""), ("uniform", ""), ("choice", "3"))],
+        ("rand", ""), ("randn", ""), ("randint", "3"), ("normal", ""), ("uniform", ""), ("choice", "3"),
+        ("random_sample", "2"), ("random", "2"), ("permutation", "3"), ("shuffle", "[1, 2]"),
+        ("standard_normal", "2"), ("binomial", "3, 0.5"), ("poisson", ""), ("gamma", "1.0"),
+        ("beta", "1.0, 1.0"), ("exponential", ""), ("multivariate_normal", "[0.0], [[1.0]]"),
+        ("dirichlet", "[1.0, 1.0]"), ("seed", "0"), ("get_state", ""))],
     *[(f"random.Random().{m}", f"RNG.{m}({a})", "RNG = random.Random(0)") for m, a in (
         ("random", ""), ("randint", "1, 3"), ("uniform", "0, 1"), ("choice", "[1, 2]"), ("gauss", "0, 1"),
         ("shuffle", "[1, 2]"), ("sample", "[1, 2, 3], 2"))],
     *[(f"torch.Generator().{m}", f"GEN.{m}({a})", "GEN = torch.Generator()") for m, a in (
         ("manual_seed", "0"), ("seed", ""), ("initial_seed", ""), ("get_state", ""))],
-    ("tqdm.tqdm", "for _ in tqdm.tqdm(range(2)): pass", "import tqdm"),
     # -- SciPy (skipped where it is not installed) ------------------------------------
     ("scipy.fftpack.next_fast_len", "scipy.fftpack.next_fast_len(7)", "import scipy.fftpack"),
     ("scipy.fft.next_fast_len", "scipy.fft.next_fast_len(7)", "import scipy.fft"),
@@ -404,6 +417,45 @@ CASES: list[tuple[str, str, str]] = [
                          ("OneCycleLR", "1.0, total_steps=10"), ("ReduceLROnPlateau", ""))),
 ]
 
+# What iterating a call's result does: (qualname, the call, set-up). Dynamo skips the
+# result's `__iter__` (or has no `tp_iter` for it) at the `for`, cannot resume there, and runs
+# the rest of the frame eagerly; or it iterates the result (a list) and goes on.
+ITER_CASES: list[tuple[str, str, str]] = [
+    ("tqdm.tqdm", "tqdm.tqdm(range(2))", "import tqdm"),
+    ("tqdm.trange", "tqdm.trange(2)", "import tqdm"),
+    ("tqdm.auto.tqdm", "tqdm.auto.tqdm(range(2))", "import tqdm.auto"),
+    ("tqdm.auto.trange", "tqdm.auto.trange(2)", "import tqdm.auto"),
+    ("tqdm.std.tqdm", "tqdm.std.tqdm(range(2))", "import tqdm.std"),
+    ("tqdm.autonotebook.tqdm", "tqdm.autonotebook.tqdm(range(2))", "import tqdm.autonotebook"),
+    ("tqdm.autonotebook.trange", "tqdm.autonotebook.trange(2)", "import tqdm.autonotebook"),
+    ("tqdm.contrib.tenumerate", "tqdm.contrib.tenumerate([1, 2])", "import tqdm.contrib"),
+    ("pandas.Series", "pd.Series([1.0, 2.0])", "import pandas as pd"),
+    ("pandas.DataFrame", "pd.DataFrame({'a': [1.0]})", "import pandas as pd"),
+    *[(f"pandas.DataFrame().{m}", f"DF.{m}()", "import pandas as pd\nDF = pd.DataFrame({'a': [1.0]})")
+      for m in ("iterrows", "itertuples", "items")],
+    ("pandas.Series().items", "SER.items()", "import pandas as pd\nSER = pd.Series([1.0, 2.0])"),
+    *[(f"networkx.{f}", f"nx.{f}(G{a})", "import networkx as nx\nG = nx.DiGraph([(0, 1), (1, 2)])")
+      for f, a in (("topological_sort", ""), ("dfs_preorder_nodes", ", 0"), ("bfs_edges", ", 0"),
+                   ("weakly_connected_components", ""), ("dag_longest_path", ""))],
+]
+# Wrappers around such an iterable: does iterating `wrapper(tqdm.tqdm(...))` end the frame too?
+ITER_WRAPPERS: list[tuple[str, str]] = [
+    ("builtins.enumerate", "enumerate({})"),
+    ("builtins.zip", "zip({}, range(2))"),
+    ("itertools.islice", "itertools.islice({}, 2)"),
+    ("itertools.chain", "itertools.chain({}, [1])"),
+    ("builtins.iter", "iter({})"),
+]
+MARKER = "torch._dynamo.graph_break()"  # logged only where Dynamo still traces the frame
+
+
+def _iter_body(iterable: str) -> str:
+    """The result bound on one line and iterated on the next, then a marker break."""
+    return f"it = {iterable}\n    for _ in it:\n        pass\n    {MARKER}"
+
+
+ITER_LINE = 2  # of the `for`, in the body (the body's first line is 1)
+
 # Calls that need a tensor requiring grad.
 GRAD_CASES: dict[str, str] = {
     "torch.autograd.grad": "torch.autograd.grad((x * x).sum(), x)",
@@ -439,7 +491,9 @@ def _source(body: str, setup: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-o", "--output", type=Path, help="table to write (default: beside the analyzer's tables)")
-    parser.add_argument("-k", dest="only", help="run only cases whose name contains this")
+    parser.add_argument("-k", dest="only", help="run only cases whose name contains one of these (comma-separated)")
+    parser.add_argument("--merge", action="store_true",
+                        help="write the rows of the cases run into the table as it is (with -k)")
     args = parser.parse_args(argv)
 
     warnings.simplefilter("ignore")
@@ -450,50 +504,89 @@ def main(argv: list[str] | None = None) -> int:
     from torch._dynamo.exc import _load_gb_type_to_gb_id_map
 
     gb_ids = _load_gb_type_to_gb_id_map()
-    breaks: list[str] = []
+    breaks: list[tuple[str, int | None]] = []  # (Gb_type, line in the case's file)
     original = sc.InstructionTranslatorBase.log_graph_break
 
     def hook(tx, code_options, reason, exc):
         if not getattr(exc, "logged", False):
-            breaks.append(getattr(exc, "gb_type", None) or type(exc).__name__)
+            stack = getattr(exc, "real_stack", None) or torch._guards.TracingContext.extract_stack()
+            lines = [fs.lineno for fs in stack if Path(fs.filename).name.startswith("tclint_probe_")]
+            breaks.append((getattr(exc, "gb_type", None) or type(exc).__name__, lines[-1] if lines else None))
         return original(tx, code_options, reason, exc)
 
     sc.InstructionTranslatorBase.log_graph_break = hook
+    tmp = tempfile.TemporaryDirectory()
+    count = iter(range(1 << 30))
+
+    def run(name: str, body: str, setup: str) -> list[tuple[str, int | None]] | None:
+        """The breaks (Gb_type, line of the body) Dynamo logs on the case; None when the case
+        needs a library this environment lacks. Raises where the case fails eagerly."""
+        path = Path(tmp.name) / f"tclint_probe_{next(count)}.py"
+        source = _source(body, setup)
+        path.write_text(source, encoding="utf-8")
+        first = source.splitlines().index("def probe(x, xs):") + 1  # the line before the body's
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[path.stem] = module  # dataclasses look their module up
+        try:
+            spec.loader.exec_module(module)
+        except ModuleNotFoundError as exc:  # an optional library this environment lacks
+            print(f"{name:45} skipped: {exc}", file=sys.stderr)
+            return None
+        x = torch.randn(3, requires_grad=name in GRAD_CASES)
+        xs = [torch.randn(3), torch.randn(3)]
+        module.probe(x, xs)  # eagerly first: a case must be valid Python
+        torch._dynamo.reset()
+        breaks.clear()
+        torch.compile(module.probe, backend="eager")(x, xs)
+        return [(gb_type, line - first if line else None) for gb_type, line in breaks]
+
+    def row(found: list[tuple[str, int | None]]) -> dict:
+        return {"breaks": True, "gb_type": found[0][0], "gb_id": gb_ids.get(found[0][0])} if found else {
+            "breaks": False}
+
+    def iterated(found: list[tuple[str, int | None]]) -> dict:
+        """What iterating the result does: the frame ends when the marker after the loop is never reached."""
+        at_for = [(g, line) for g, line in found if line == ITER_LINE]
+        return {"ends_frame": not any(line == ITER_LINE + 2 for _, line in found), **row(at_for)}
+
+    def only(cases):
+        return [c for c in cases if any(k in c[0] for k in args.only.split(","))] if args.only else cases
+
     cases = list(CASES)
     cases += [(name, body, "") for name, body in GRAD_CASES.items()]
-    if args.only:
-        cases = [c for c in cases if args.only in c[0]]
     calls: dict[str, dict] = {}
+    wrappers: dict[str, bool] = {}
     failed: list[str] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for n, (name, body, setup) in enumerate(cases):
-            path = Path(tmp) / f"tclint_probe_{n}.py"
-            path.write_text(_source(body, setup), encoding="utf-8")
-            torch._dynamo.reset()
-            breaks.clear()
-            try:
-                spec = importlib.util.spec_from_file_location(path.stem, path)
-                module = importlib.util.module_from_spec(spec)
-                sys.modules[path.stem] = module  # dataclasses look their module up
-                spec.loader.exec_module(module)
-                namespace = vars(module)
-                x = torch.randn(3, requires_grad=name in GRAD_CASES)
-                xs = [torch.randn(3), torch.randn(3)]
-                namespace["probe"](x, xs)  # eagerly first: a case must be valid Python
-                torch._dynamo.reset()
-                breaks.clear()
-                torch.compile(namespace["probe"], backend="eager")(x, xs)
-            except ModuleNotFoundError as exc:  # an optional library this environment lacks
-                print(f"{name:45} skipped: {exc}", file=sys.stderr)
-                continue
-            except Exception as exc:  # a broken case, not a verdict
-                failed.append(f"{name}: {type(exc).__name__}: {exc}")
-                continue
-            if breaks:
-                calls[name] = {"breaks": True, "gb_type": breaks[0], "gb_id": gb_ids.get(breaks[0])}
-            else:
-                calls[name] = {"breaks": False}
+    for name, body, setup in only(cases):
+        try:
+            found = run(name, body, setup)
+        except Exception as exc:  # a broken case, not a verdict
+            failed.append(f"{name}: {type(exc).__name__}: {exc}")
+            continue
+        if found is not None:
+            calls[name] = row(found)
             print(f"{name:45} {calls[name].get('gb_type', 'traced')}", file=sys.stderr)
+    for name, iterable, setup in only(ITER_CASES):
+        try:
+            found = run(name, _iter_body(iterable), setup)
+        except Exception as exc:
+            failed.append(f"{name}: {type(exc).__name__}: {exc}")
+            continue
+        if found is not None:
+            calls[name] = {**row([b for b in found if b[1] == 1]), "iterated": iterated(found)}
+            print(f"{name:45} {calls[name].get('gb_type', 'traced')}; iterated: {calls[name]['iterated']}",
+                  file=sys.stderr)
+    for name, spelling in only(ITER_WRAPPERS):
+        try:
+            found = run(name, _iter_body(spelling.format("tqdm.tqdm(range(2))")), "import tqdm")
+        except Exception as exc:
+            failed.append(f"{name}: {type(exc).__name__}: {exc}")
+            continue
+        if found is not None:
+            wrappers[name] = iterated(found)["ends_frame"]
+            print(f"{name:45} around tqdm.tqdm(): ends the frame: {wrappers[name]}", file=sys.stderr)
+    tmp.cleanup()
     version = torch.__version__.split("+")[0]
     table = {
         "torch": version,
@@ -501,10 +594,19 @@ def main(argv: list[str] | None = None) -> int:
         "numpy": sys.modules["numpy"].__version__,
         "probe": "analyzer/knowledge/tools/probe_dynamo.py",
         "calls": numpy_support.merge(calls),  # plus the NumPy functions Dynamo's own map lacks
+        # wrapper -> whether iterating it around a result whose iteration ends the frame ends it too
+        "iteration_wrappers": wrappers,
     }
     major_minor = ".".join(version.split(".")[:2])
     out = args.output or Path(__file__).resolve().parent.parent / f"dynamo_calls_{major_minor}.json"
-    if not args.only:
+    if args.merge:  # the rows asked again replace theirs in the table as it is
+        old = json.loads(out.read_text(encoding="utf-8"))
+        if old["torch"] != version:
+            print(f"{out} describes torch {old['torch']}, not {version}: not merged", file=sys.stderr)
+            return 1
+        table = {**old, "calls": {**old["calls"], **calls},
+                 "iteration_wrappers": {**old.get("iteration_wrappers", {}), **wrappers}}
+    if args.merge or not args.only:
         out.write_text(json.dumps(table, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {out}: {len(calls)} calls, {sum(c['breaks'] for c in calls.values())} break", file=sys.stderr)
     for line in failed:
