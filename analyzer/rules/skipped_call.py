@@ -319,6 +319,8 @@ class SkippedCall(Rule):
         self._decorators -= 1
 
     def visit_Call(self, node: cst.Call) -> None:
+        iterated_here = id(node) in self._iterated
+        self._iterated.discard(id(node))  # ids are unique only among live nodes
         if self._decorators:
             return
         qual = self.facts.qualname(node.func) or self._method_of_built_object(node.func)
@@ -328,7 +330,7 @@ class SkippedCall(Rule):
         verdict = table.verdict(qual)
         if verdict is not None and verdict.graph_break.gb_type in _VALUE_DEPENDENT:
             return
-        iterated = table.ends_frame_when_iterated(qual) if id(node) in self._iterated else None
+        iterated = table.ends_frame_when_iterated(qual) if iterated_here else None
         if verdict is None and iterated is None:
             return
         name = qual.removeprefix("builtins.").replace("().", "(...).")
