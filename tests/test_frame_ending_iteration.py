@@ -72,6 +72,19 @@ PROGRAMS = {
             y = g(x * 2)
             return y + y.sum().item()
         ''', "f(torch.ones(3))", {6, 13}),
+    "inside a with block the rest of the frame, past the block, runs eagerly too": ('''
+        import torch
+        from tqdm import tqdm
+
+        @torch.compile
+        def f(x):
+            y = x * 2
+            with torch.no_grad():
+                for i in tqdm(range(3)):
+                    y = y + i
+                z = y.sum().item()
+            return y + z + y.sum().item()
+        ''', "f(torch.ones(3))", {9}),
     "a list of the progress bar's values resumes": ('''
         import torch
         from tqdm import tqdm
