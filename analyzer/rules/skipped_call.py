@@ -369,9 +369,6 @@ class SkippedCall(Rule):
             fn = facts.function
             local = (fn.instance_classes.get(receiver.value) or self._made.get((fn.key, receiver.value))) if fn else None
             return local or facts.module_instances.get(receiver.value)
-        if isinstance(receiver, cst.Call):  # `np.random.default_rng(0).normal()`
-            qual = facts.qualname(receiver.func)
-            return qual if qual and dynamo_calls.current().builds_object(qual) else None
         return None
 
     def visit_Assign(self, node: cst.Assign) -> None:
