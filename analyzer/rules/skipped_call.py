@@ -276,6 +276,8 @@ class SkippedCall(Rule):
     # iterated in the enclosing frame.
     def visit_For(self, node: cst.For) -> None:
         self._iterates(node.iter)
+        if isinstance(node.target, cst.Name) and self.facts.function is not None:  # rebound by the loop
+            self._made.pop((self.facts.function.key, node.target.value), None)
 
     def visit_ListComp(self, node: cst.ListComp) -> None:
         self._iterates(node.for_in.iter)
