@@ -35,14 +35,12 @@ def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], e
     breaking, certain = breaks.any, breaks.certain
     module_inits: set[str] = set()
     calling = breaks.callers_of(breaking)  # the others: none of their traced calls breaks
-    for key in list(found):
-        if key not in calling:
-            continue
+    for key in [key for key in found if key in calling]:
         fn = index.functions[key][1]
-        for site in fn.calls:
+        for site, resolved in zip(fn.calls, index.site_callees(key, fn)):  # kept per function between runs
             if site.unless and index.compiling_predicate(site.unless):
                 continue
-            callees = [c for c in index.resolve_ref(site.ref) if c in breaking]
+            callees = [c for c in resolved if c in breaking]
             if not callees:
                 continue
             # not an instance of a class a parameter names (`m = subproblem(x, closure)`): whether
@@ -59,7 +57,7 @@ def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], e
                                                 "this compiled function, which Dynamo cannot rebuild to resume: "
                                                 "the graph breaks here too"),
                                            # the frame then runs eagerly, where every method it may run breaks
-                                           site.in_loop or all(c in certain for c in index.resolve_ref(site.ref))))
+                                           site.in_loop or all(c in certain for c in resolved)))
             if isinstance(site.ref, Named):
                 module_inits.update(c for c in callees if _module_init(index, c))
     causes = {init: init for init in module_inits}
