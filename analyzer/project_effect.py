@@ -25,6 +25,7 @@ import dataclasses
 from typing import Callable, NamedTuple
 
 from tclint.analyzer.call_refs import Named, NoneArg, Returned, StrEnumArg
+from tclint.analyzer.project_members import MemberReceivers
 from tclint.analyzer.project_reads import NAME
 from tclint.analyzer.regions import ProjectIndex
 from tclint.analyzer.summary import FileSummary
@@ -101,7 +102,7 @@ class ArgReceivers:
         self._files: dict[str, tuple] = {}  # path -> (the summary its calls below are of, the functions they pass on from)
         self._makes: dict[str, list] = {}  # path -> [(function, call)] of calls passing a None they make
         self._passes: dict[str, dict[str, list]] = {}  # function -> path -> [(caller, call)] passing its None on
-        self._members: dict[str, list] = {}  # path -> [(function, call)] of calls passing a possible member
+        self._members = MemberReceivers()
         self.last: Received | None = None  # of the last run
 
     def found(self, index: ProjectIndex) -> None:
@@ -120,13 +121,16 @@ class ArgReceivers:
                         fresh = [callee for callee in index.resolve_ref(ref) if callee not in receivers]
                         receivers.update(fresh)
                         todo += fresh
-        members = {callee for calls in self._members.values() for key, ref in calls if key in reached
-                   for callee in index.resolve_ref(ref)}
-        self.last = Received(frozenset(receivers), frozenset(members))
+        self.last = Received(frozenset(receivers), self._members.found(index, reached))
 
     def clear(self) -> None:
         """Forget the kept files (the project's files changed): the next run works it out."""
-        self._files, self._makes, self._passes, self._members = {}, {}, {}, {}
+        self._files, self._makes, self._passes = {}, {}, {}
+        self._members.clear()
+
+    def resolved_otherwise(self) -> None:
+        """The project index dropped kept resolutions (resolutions.Resolutions.index)."""
+        self._members.resolved_otherwise()
 
     def _refresh(self, files: list[FileSummary]) -> None:
         paths = set()
@@ -140,11 +144,10 @@ class ArgReceivers:
             self._forget(path)
 
     def _add(self, fs: FileSummary) -> None:
-        makes, passes, members = [], {}, []
+        makes, passes = [], {}
+        self._members.add(fs)
         for fn in fs.functions.values():
             for site in fn.calls:
-                if site.members:
-                    members.append((fn.key, site.ref))
                 if site.forwards_kwargs:  # `inner(x, **kwargs)`: passes on a None it may receive by keyword
                     passes.setdefault(fn.key, []).append((fn.key, site.ref))
                 for _, condition in site.none_args:
@@ -156,15 +159,14 @@ class ArgReceivers:
         self._files[fs.path] = (fs, frozenset(passes))
         if makes:
             self._makes[fs.path] = makes
-        if members:
-            self._members[fs.path] = members
         for function, calls in passes.items():
             self._passes.setdefault(function, {})[fs.path] = calls
 
     def _forget(self, path: str) -> None:
-        _, functions = self._files.pop(path, (None, ()))
+        fs, functions = self._files.pop(path, (None, ()))
         self._makes.pop(path, None)
-        self._members.pop(path, None)
+        if fs is not None:
+            self._members.forget(fs)
         for function in functions:
             by_path = self._passes[function]
             del by_path[path]

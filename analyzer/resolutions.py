@@ -104,6 +104,8 @@ class Resolutions:
         if replaced and not fresh:  # what values read of a re-summarized file is its functions' and classes' bodies too
             self.values.drop(dirty | {EVERYTHING} | touched)
         self.last = (len(files) if fresh or dropped is None else len(changed), dropped or 0)
+        if dropped is None or dropped:
+            self.arg_receivers.resolved_otherwise()
         self.region.changed_since(None if fresh or dropped is None else replaced, index.callees_dropped)
         self._unframed = index.unframed
         self._files, self._importers = files, None

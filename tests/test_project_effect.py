@@ -264,3 +264,40 @@ def test_a_def_added_whose_name_the_last_run_never_looked_up_is_no_change(name, 
     assert same_in_effect(files[0], edited, files, key_tables(files), read=resolutions.read) is same
     assert (before == project_diagnostics([edited, files[1]], Settings())) is same
     assert same_in_effect(edited, files[0], [edited, files[1]], key_tables([edited, files[1]])) is False  # reads unknown
+
+
+HUB_LIB = "def scale(x, w):\n    return x\n\n\ndef other(x, w):\n    return x\n"
+HUB = "from lib import {name}\n"
+HUB_USER = '''import enum
+import torch
+from hub import scale
+
+
+class Mode(str, enum.Enum):
+    A = "a"
+
+
+{decorator}def run(x):
+    return scale(x, Mode.A)
+'''
+
+
+def test_the_functions_passed_a_str_enum_member_follow_a_root_added_and_a_re_export_rebound_elsewhere():
+    # What each reached call passing a member resolves to is counted and patched between runs
+    # (analyzer/project_members.py): `run` compiled joins the region and passes Mode.A to
+    # lib.scale; hub's re-export rebound to lib.other, in a file the caller's is not, changes
+    # what the kept call runs; `run` no longer compiled passes nothing.
+    lib = summarize_source(HUB_LIB, "/p/lib.py", "lib")
+    hubs = {name: summarize_source(HUB.format(name=name), "/p/hub.py", "hub") for name in ("scale", "other as scale")}
+    users = {compiled: summarize_source(HUB_USER.format(decorator="@torch.compile\n" * compiled), "/p/user.py", "user")
+             for compiled in (False, True)}  # the same summary while the file stands, as the server keeps it
+    resolutions = Resolutions()
+    members = []
+    for compiled, name in ((False, "scale"), (True, "scale"), (True, "other as scale"), (False, "other as scale")):
+        files = [lib, hubs[name], users[compiled]]
+        project_diagnostics(files, Settings(), resolutions)
+        fresh = Resolutions()
+        project_diagnostics(files, Settings(), fresh)
+        assert resolutions.arg_receivers.last == fresh.arg_receivers.last
+        members.append(resolutions.arg_receivers.last.members)
+    assert members == [frozenset(), {"lib.scale"}, {"lib.other"}, frozenset()]

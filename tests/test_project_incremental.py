@@ -33,7 +33,7 @@ from tclint.analyzer.api import summarize_source
 from tclint.analyzer.call_refs import Named
 from tclint.analyzer.config import Settings
 from tclint.analyzer.project import project_diagnostics
-from tclint.analyzer.project_effect import same_in_effect
+from tclint.analyzer.project_effect import ArgReceivers, same_in_effect
 from tclint.analyzer.project_passers import Passers
 from tclint.analyzer import regions
 from tclint.analyzer.project_tables import key_tables
@@ -278,6 +278,15 @@ def _call_sites_differ(kept: Resolutions) -> bool:
         sites._callers.keys() != fresh.keys())
 
 
+def _receivers_differ(kept: Resolutions, summaries) -> bool:
+    """Whether the functions a compiled call passes a None or a str Enum member, kept and
+    patched between runs (project_effect.ArgReceivers), differ from those found afresh."""
+    fresh, index = ArgReceivers(), ProjectIndex(summaries)
+    index.reached = set(kept.region._reached)
+    fresh.found(index)
+    return fresh.last != kept.arg_receivers.last
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_findings_after_name_changing_edits_equal_a_fresh_run(seed):
     rng = random.Random(seed)
@@ -308,6 +317,7 @@ def test_findings_after_name_changing_edits_equal_a_fresh_run(seed):
         assert _reach_differs(kept, summaries) is False, where
         assert _values_differ(kept, summaries) == [], where
         assert _call_sites_differ(kept) is False, where
+        assert _receivers_differ(kept, summaries) is False, where
         reused += bool(kept.names.get("resolved"))
 
     assert reused  # the kept caches were in use, not started afresh each time
