@@ -109,12 +109,13 @@ def _node_span(rng) -> Span:
 
 class FileAnalyzer(cst.CSTVisitor):
     def __init__(self, path: str, module: str, is_package: bool, rule_classes: list[type[Rule]],
-                 outer_defs: dict[str, bool] | None = None):
+                 outer_defs: dict[str, bool] | None = None, star_names: dict[str, dict[str, str]] | None = None):
         """`outer_defs`: top-level definitions of the file that lie outside the parsed text
-        (name -> decorated with torch.compile), when only part of a file is analyzed."""
+        (name -> decorated with torch.compile), when only part of a file is analyzed;
+        `star_names`: what its star imports bind (ImportTable)."""
         super().__init__()
         self.summary = FileSummary(path=path, module=module)
-        self.imports = ImportTable(module, is_package)
+        self.imports = ImportTable(module, is_package, star_names)
         self.facts = tf.Facts(module, self.imports)
         self._never_none = NeverNone(self.facts)  # locals never None, for CallSite.not_none
         self.compiled_defs: set[str] = set()  # top-level functions decorated with torch.compile
@@ -2437,7 +2438,8 @@ def _tensor_overrides(node: cst.ClassDef) -> frozenset:
 
 
 def analyze_module(module: cst.Module, path: str, module_name: str, is_package: bool,
-                   rule_classes: list[type[Rule]], outer_defs: dict[str, bool] | None = None) -> FileSummary:
-    analyzer = FileAnalyzer(path, module_name, is_package, rule_classes, outer_defs)
+                   rule_classes: list[type[Rule]], outer_defs: dict[str, bool] | None = None,
+                   star_names: dict[str, dict[str, str]] | None = None) -> FileSummary:
+    analyzer = FileAnalyzer(path, module_name, is_package, rule_classes, outer_defs, star_names)
     walk(module, analyzer, analyzer.unobserved())
     return analyzer.finish(module)

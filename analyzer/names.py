@@ -40,9 +40,12 @@ def resolve_relative(module: str, is_package: bool, level: int, target: str | No
 
 
 class ImportTable:
-    def __init__(self, module: str, is_package: bool):
+    def __init__(self, module: str, is_package: bool, star_names: dict[str, dict[str, str]] | None = None):
+        """`star_names`: what each module this one star-imports binds here (module -> local
+        name -> qualified name), where the project knows it (star_context.py)."""
         self.module = module
         self.is_package = is_package
+        self.star_names = star_names or {}
         self.aliases: dict[str, str] = {}
 
     def add_import(self, node: cst.Import) -> list[tuple[str, str]]:
@@ -68,9 +71,11 @@ class ImportTable:
 
     def add_import_from(self, node: cst.ImportFrom) -> list[tuple[str, str]]:
         """Record the names the import binds; returns them as (local name, qualified name)."""
-        if isinstance(node.names, cst.ImportStar):
-            return []
         source = self.source_module(node)
+        if isinstance(node.names, cst.ImportStar):
+            # bound in the statement's place: a later binding of a name wins, as at run time
+            self.aliases.update(self.star_names.get(source or "", {}))
+            return []  # not re-exports of this module: the project phase reads its star imports
         if not source:
             return []
         bound = []

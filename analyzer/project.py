@@ -37,6 +37,7 @@ from tclint.analyzer.returned_defaults import add_returned_defaults
 from tclint.analyzer.unresumable_blocks import add_block_breaks
 from tclint.analyzer.rules import all_rules, visitor_rules
 from tclint.analyzer.selection import ignored_for_file, is_selected, severity_for
+from tclint.analyzer.star_context import with_star_names
 from tclint.analyzer.summary import Candidate, FileSummary
 from tclint.analyzer.suppressions import find_suppressions
 from tclint.analyzer.worker_lifetime import die_with_parent
@@ -51,8 +52,10 @@ class LintResult:
     notices: list[str] = field(default_factory=list)  # skipped files, unreadable paths
 
 
-def summarize(data: bytes | str, path: str, module: str, is_package: bool) -> FileSummary:
-    """Phase 1 for one file's bytes (decoded as Python does) or an editor's text; never raises."""
+def summarize(data: bytes | str, path: str, module: str, is_package: bool,
+              star_names: dict[str, dict[str, str]] | None = None) -> FileSummary:
+    """Phase 1 for one file's bytes (decoded as Python does) or an editor's text; never raises.
+    `star_names`: what its star imports bind, where the project knows it (star_context.py)."""
     refused = parse_guard.refusal(data)
     if refused is not None:  # libcst would crash or take minutes on it
         summary = FileSummary(path=path, module=module)
@@ -69,7 +72,7 @@ def summarize(data: bytes | str, path: str, module: str, is_package: bool) -> Fi
         summary.syntax_error = (f"cannot decode this file: {exc}", Span(1, 1, 1, 1))
         return summary
     try:
-        summary = analyze_module(tree, path, module, is_package, visitor_rules())
+        summary = analyze_module(tree, path, module, is_package, visitor_rules(), star_names=star_names)
     except RecursionError:
         summary = FileSummary(path=path, module=module)
         summary.syntax_error = ("code nested too deeply to analyze", Span(1, 1, 1, 1))
@@ -107,7 +110,7 @@ def _syntax_error(data: bytes | str, exc: cst.ParserSyntaxError) -> tuple[str, S
     return f"syntax error: {exc.message}", Span(line, col, line, col + 1)
 
 
-def _summarize_job(job: tuple[bytes, str, str, bool]) -> FileSummary:
+def _summarize_job(job: tuple) -> FileSummary:  # (data, path, module, is_package[, star_names])
     return summarize(*job)
 
 
@@ -135,6 +138,10 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
             summary.syntax_error = (unreadable[summary.path], Span(1, 1, 1, 2))
     context = _read_files(imported_files(files, summaries), settings, [], {}, {})
     context_summaries = _summaries(context, cache, jobs)
+    while further := _read_files(imported_files(files, summaries + context_summaries, stars_only=True),
+                                 settings, [], {}, {}):
+        context += further
+        context_summaries += _summaries(further, cache, jobs)
     asked = asked_classes(summaries + context_summaries)  # of the files read so far, not of those read for them
     for _ in range(REEXPORT_STEPS):
         reexported = _read_files(reexported_files(files, asked, summaries + context_summaries), settings, [], {}, {})
@@ -142,6 +149,8 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
             break
         context += reexported
         context_summaries += _summaries(reexported, cache, jobs)
+    seen = with_star_names(inputs + context, summaries + context_summaries, lambda todo: _summaries(todo, cache, jobs))
+    summaries, context_summaries = seen[:len(inputs)], seen[len(inputs):]
     context_shown = {s.path for s in context_summaries}
     library, library_summaries = _libraries(files, summaries + context_summaries, settings, cache, jobs)
     context += library
@@ -230,12 +239,12 @@ def _read_files(files: list[SourceFile], settings: Settings, notices: list[str],
 def _summaries(inputs, cache: SummaryCache | None, jobs: int | None) -> list[FileSummary]:
     summaries: list[FileSummary | None] = [None] * len(inputs)
     todo = []
-    for i, (f, data, key) in enumerate(inputs):
+    for i, (f, data, key, *star_names) in enumerate(inputs):  # star_names: star_context.py
         cached = cache.get(key) if cache is not None else None
         if cached is not None:
             summaries[i] = cached
         else:
-            todo.append((i, key, (data, f.display, f.module, f.is_package)))
+            todo.append((i, key, (data, f.display, f.module, f.is_package, *star_names)))
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers > 1 and len(todo) > 8:
         with in_neutral_directory(), ProcessPoolExecutor(max_workers=workers, initializer=die_with_parent,

@@ -46,6 +46,15 @@ class StarExports:
             self._build(module)
         return self.tables[module].get(name)
 
+    def exported(self, module: str) -> dict[str, str]:
+        """What `from module import *` binds: name -> the module that binds it itself ({}
+        where the project does not hold `module`)."""
+        if module not in self._modules:
+            return {}
+        if module not in self.tables:
+            self._build(module)
+        return self._exports(module)
+
     def _build(self, start: str) -> None:
         """The tables of `start` and of the modules it star-imports, directly or through
         others, that have none yet: by strongly connected components (Tarjan's, without
