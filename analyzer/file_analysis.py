@@ -381,6 +381,9 @@ class FileAnalyzer(cst.CSTVisitor):
                         self.imports.add_import(small)
                     elif isinstance(small, cst.ImportFrom):
                         self.imports.add_import_from(small)
+                        source = self.imports.source_module(small) if isinstance(small.names, cst.ImportStar) else None
+                        if source and source not in self.summary.bound_star_imports:
+                            self.summary.bound_star_imports += (source,)
         for stmt in node.body:
             if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
                 self.facts.local_defs.add(stmt.name.value)

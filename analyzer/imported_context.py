@@ -19,13 +19,15 @@ from tclint.analyzer.summary import FileSummary
 def imported_files(files: list[SourceFile], summaries: list[FileSummary], stars_only: bool = False) -> list[SourceFile]:
     """The files of the modules `summaries` import that lie in the packages of `files` and
     are not among them nor `summaries`, in a stable order. `stars_only`: only the modules
-    they star-import (what a star import binds is what the modules it reaches bind, so those
-    are followed to the end: star_context.py)."""
+    they star-import whenever they run (what a star import binds is what the modules it
+    reaches bind, so those are followed to the end: star_context.py; one under `if
+    TYPE_CHECKING:` binds nothing at run time, and transformers' star-imports the whole
+    library)."""
     roots = package_roots(files)
     linted = {f.path for f in files} | {Path(s.path).resolve() for s in summaries}
     found: dict[Path, SourceFile] = {}
     for summary in summaries:
-        for qualified in (*(() if stars_only else summary.imports.values()), *summary.star_imports):
+        for qualified in (*(() if stars_only else summary.imports.values()), *summary.bound_star_imports):
             parts = qualified.split(".")
             root = roots.get(parts[0])
             path = module_file(root, parts) if root is not None else None

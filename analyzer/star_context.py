@@ -26,9 +26,9 @@ _WORD = re.compile(r"\w+")
 def star_names(fs: FileSummary, modules: dict[str, FileSummary], stars: StarExports,
                words: set[str]) -> dict[str, dict[str, str]]:
     """star-imported module -> name -> qualified name, for the names among `words` (those
-    of the file's text) that `fs`'s star imports bind."""
+    of the file's text) that `fs`'s star imports bind whenever it runs."""
     out: dict[str, dict[str, str]] = {}
-    for source in fs.star_imports:
+    for source in fs.bound_star_imports:
         bound = {}
         for name, binder in stars.exported(source).items():
             if name in words:
@@ -54,7 +54,7 @@ def with_star_names(inputs: list[tuple], summaries: list[FileSummary],
         stars = StarExports(modules)
         todo = []
         for i, fs in enumerate(summaries):
-            if not fs.star_imports:
+            if not fs.bound_star_imports:
                 continue
             if i not in words:
                 words[i] = _words(inputs[i][1])

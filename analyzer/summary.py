@@ -279,6 +279,9 @@ class FileSummary:
     aliases: dict[str, str] = field(default_factory=dict)
     # the modules `from m import *` binds names of here, in order (re-exports)
     star_imports: tuple[str, ...] = ()
+    # those of them directly in the module's body (not under `if TYPE_CHECKING:` or a `try`):
+    # they bind names whenever the module runs, and the file phase is told them (star_context.py)
+    bound_star_imports: tuple[str, ...] = ()
     # the names a literal `__all__` lists (what a star import of this module binds); None without one
     exports: tuple[str, ...] | None = None
     # module-level tables of project functions: `STEPS = {"euler": euler}` -> their references

@@ -105,6 +105,15 @@ def test_a_later_binding_in_the_file_wins(tmp_path):
     assert GRU not in _findings(root, ["pkg"])
 
 
+def test_a_star_import_under_type_checking_binds_nothing(tmp_path):
+    # it never runs (transformers' `__init__` star-imports the whole library so): not read, not bound
+    net = NET.replace("from ..layers import *\n", "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+                      "    from ..layers import *\n")
+    root = _package(tmp_path, {"pkg/models/tclint_case_net.py": net})
+    assert _findings(root, [NET_FILE]) == set()
+    assert GRU not in _findings(root, ["pkg"])
+
+
 def test_star_imports_in_a_cycle_settle(tmp_path):
     # core star-imports the package that star-imports it: each binds what the other does
     root = _package(tmp_path, {"pkg/layers/core.py": "import torch\nimport torch.nn as nn\nfrom pkg.layers import *\n"})
