@@ -372,7 +372,8 @@ class IncrementalSummarizer:
                 name = piece.context[1]
                 counted[name] = counted.get(name, -1) + 1
                 earlier[(name, counted[name])] = piece
-        summary = FileSummary(path=path, module=module)
+        # what the prescan alone finds (the pieces' walks skip the module node)
+        summary = FileSummary(path=path, module=module, bound_star_imports=start.summary.bound_star_imports)
         seen: dict[str, int] = {}
         classes_seen: dict[str, int] = {}
         line = 1
@@ -854,7 +855,7 @@ def moved(record, by: int):
 def _shifted(part: FileSummary, by: int) -> FileSummary:
     """A piece's findings `by` lines further down."""
     out = FileSummary(path=part.path, module=part.module, imports=part.imports, aliases=part.aliases,
-                      star_imports=part.star_imports, bound_star_imports=part.bound_star_imports, exports=part.exports,
+                      star_imports=part.star_imports, exports=part.exports,
                       callable_tables=part.callable_tables, hook_functions=part.hook_functions,
                       in_graph=part.in_graph, dynamo_config=part.dynamo_config)
     out.functions = {key: _shifted_function(fn, by) for key, fn in part.functions.items()}
@@ -873,7 +874,6 @@ def _merge(summary: FileSummary, part: FileSummary) -> None:
     summary.imports.update(part.imports)
     summary.aliases.update(part.aliases)
     summary.star_imports += tuple(m for m in part.star_imports if m not in summary.star_imports)
-    summary.bound_star_imports += tuple(m for m in part.bound_star_imports if m not in summary.bound_star_imports)
     if part.exports is not None:
         summary.exports = part.exports
     summary.callable_tables.update(part.callable_tables)

@@ -37,7 +37,7 @@ from tclint.analyzer.returned_defaults import add_returned_defaults
 from tclint.analyzer.unresumable_blocks import add_block_breaks
 from tclint.analyzer.rules import all_rules, visitor_rules
 from tclint.analyzer.selection import ignored_for_file, is_selected, severity_for
-from tclint.analyzer.star_context import with_star_names
+from tclint.analyzer.star_context import star_key, with_star_names, words_of
 from tclint.analyzer.summary import Candidate, FileSummary
 from tclint.analyzer.suppressions import find_suppressions
 from tclint.analyzer.worker_lifetime import die_with_parent
@@ -149,7 +149,10 @@ def lint_paths(paths: list[Path], settings: Settings, jobs: int | None = None, u
             break
         context += reexported
         context_summaries += _summaries(reexported, cache, jobs)
-    seen = with_star_names(inputs + context, summaries + context_summaries, lambda todo: _summaries(todo, cache, jobs))
+    read = inputs + context
+    seen = with_star_names(summaries + context_summaries, lambda i: words_of(read[i][1]),
+                           lambda todo: _summaries([(read[i][0], read[i][1], star_key(read[i][2], names), names)
+                                                    for i, names in todo], cache, jobs))
     summaries, context_summaries = seen[:len(inputs)], seen[len(inputs):]
     context_shown = {s.path for s in context_summaries}
     library, library_summaries = _libraries(files, summaries + context_summaries, settings, cache, jobs)

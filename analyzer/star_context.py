@@ -39,14 +39,14 @@ def star_names(fs: FileSummary, modules: dict[str, FileSummary], stars: StarExpo
     return out
 
 
-def with_star_names(inputs: list[tuple], summaries: list[FileSummary],
-                    summarize: Callable[[list[tuple]], list[FileSummary]]) -> list[FileSummary]:
-    """`summaries` of `inputs` ([(file, bytes, key)], in the same order), those of the files
-    whose star imports bind names they use summarized again by `summarize` (given [(file,
-    bytes, key, star_names)])."""
+def with_star_names(summaries: list[FileSummary], words: Callable[[int], set[str]],
+                    summarize: Callable[[list[tuple[int, dict]]], list[FileSummary]]) -> list[FileSummary]:
+    """`summaries`, those of the files whose star imports bind names they use summarized
+    again by `summarize` (given [(index, star_names)]); `words(index)`: the words of that
+    file's text, asked only of files with star imports that bind names."""
     summaries = list(summaries)
     given: dict[int, dict[str, dict[str, str]]] = {}
-    words: dict[int, set[str]] = {}
+    seen: dict[int, set[str]] = {}
     for _ in range(ROUNDS):
         modules: dict[str, FileSummary] = {}
         for fs in summaries:
@@ -56,25 +56,25 @@ def with_star_names(inputs: list[tuple], summaries: list[FileSummary],
         for i, fs in enumerate(summaries):
             if not fs.bound_star_imports:
                 continue
-            if i not in words:
-                words[i] = _words(inputs[i][1])
-            names = star_names(fs, modules, stars, words[i])
+            if i not in seen:
+                seen[i] = words(i)
+            names = star_names(fs, modules, stars, seen[i])
             if names != given.get(i, {}):
                 given[i] = names
-                f, data, key = inputs[i][:3]
-                todo.append((i, (f, data, _key(key, names), names)))
+                todo.append((i, names))
         if not todo:
             break
-        for (i, _), fs in zip(todo, summarize([job for _, job in todo])):
+        for (i, _), fs in zip(todo, summarize(todo)):
             summaries[i] = fs
     return summaries
 
 
-def _words(data: bytes) -> set[str]:
-    return set(_WORD.findall(data.decode("utf-8", errors="replace")))
+def words_of(text: bytes | str) -> set[str]:
+    """The words of a file's text: a name its star imports bind is given only where one uses it."""
+    return set(_WORD.findall(text.decode("utf-8", errors="replace") if isinstance(text, bytes) else text))
 
 
-def _key(key: str, names: dict[str, dict[str, str]]) -> str:
+def star_key(key: str, names: dict[str, dict[str, str]]) -> str:
     """The summary's cache key with the names its star imports bind."""
     text = repr(sorted((source, sorted(bound.items())) for source, bound in names.items()))
     return hashlib.blake2b(f"{key}\0{text}".encode("utf-8", errors="surrogateescape"), digest_size=20).hexdigest()

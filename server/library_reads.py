@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from tclint.server.parse_pool import SummaryFailed
+from tclint.server.star_binding import bind_star_names
 from tclint.server.workspace_index import Project, WorkspaceIndex
 
 # Phases one edit may run: the run with the last libraries, and one with those its region
@@ -57,6 +58,7 @@ def diagnostics(index: WorkspaceIndex, key: Path) -> dict[str, list]:
     from tclint.server import heap
 
     proj = index.project(key)
+    bind_star_names(proj, index.pool)  # before the summaries are compared with the last run's
     state = _STATE.setdefault(index, {}).setdefault(key, _Libraries())
     _follow_disk(proj, state)
     last = state.last

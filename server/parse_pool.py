@@ -99,10 +99,13 @@ class ParsePool:
                 self._discard()
                 return self._get().submit(fn, job)
 
-    def summarize(self, data: bytes | str, path: str, module: str, is_package: bool) -> Any:
+    def summarize(self, data: bytes | str, path: str, module: str, is_package: bool,
+                  star_names: dict | None = None) -> Any:
+        """`star_names`: what its star imports bind (analyzer/star_context.py)."""
+        job = (data, path, module, is_package, star_names)
         if len(data) < self.threshold:
-            return _summarize((data, path, module, is_package))
-        return self.call(_summarize_in_worker, (data, path, module, is_package), path)
+            return _summarize(job)
+        return self.call(_summarize_in_worker, job, path)
 
     def call(self, fn, job, path: str) -> Any:
         """`fn(job)` in the worker (`fn` a module-level function), for the file at `path`.
@@ -200,14 +203,14 @@ def trim_heap() -> None:
         pass  # not glibc
 
 
-def _summarize(job: tuple[bytes | str, str, str, bool]) -> Any:
+def _summarize(job: tuple) -> Any:  # (data, path, module, is_package, star_names)
     """Phase 1 of one file; module-level so the worker process can unpickle it."""
     from tclint.analyzer.project import summarize
 
     return summarize(*job)
 
 
-def _summarize_in_worker(job: tuple[bytes | str, str, str, bool]) -> Any:
+def _summarize_in_worker(job: tuple) -> Any:
     from tclint.server.heap import collector_off
 
     with collector_off():

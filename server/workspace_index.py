@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from tclint.server.parse_pool import ParsePool, SummaryFailed
+from tclint.server.star_binding import StarBound, bind_star_names
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,7 @@ class Project:
     cache: Any = None  # SummaryCache for files read from disk (False: none)
     last_run: tuple | None = None  # (settings, summaries, findings by path) of the last project phase
     resolutions: Any = None  # analyzer.resolutions.Resolutions: name resolution kept between runs
+    stars: StarBound = field(default_factory=StarBound)  # the names star imports bind (server/star_binding.py)
 
     def summary_cache(self) -> Any:
         """The CLI's content-hash cache of summaries, so a restart does not re-parse the tree."""
@@ -101,6 +103,7 @@ class WorkspaceIndex:
         # Edits re-analyze only the top-level statements they can change.
         try:
             proj.summaries[path] = self._buffers().summarize(text, path, module, is_package, proj.summary_cache())
+            proj.stars.note(path, proj.summaries[path], text, module, is_package)
         except SummaryFailed as exc:
             proj.summaries.pop(path, None)
             proj.skipped[path] = str(exc)
@@ -152,6 +155,7 @@ class WorkspaceIndex:
             cached = cache.get(key)
             if cached is not None:
                 proj.summaries[path] = cached
+                proj.stars.note(path, cached, data, module, is_package)
                 return None
         try:
             summary = self.pool.summarize(data, path, module, is_package)
@@ -159,6 +163,7 @@ class WorkspaceIndex:
             proj.summaries.pop(path, None)
             return str(exc)
         proj.summaries[path] = summary
+        proj.stars.note(path, summary, data, module, is_package)
         if cache is not None:
             cache.put(key, summary)
         return None
@@ -205,6 +210,7 @@ class WorkspaceIndex:
         from tclint.analyzer.api import project_diagnostics
 
         proj = self.project(key)
+        bind_star_names(proj, self.pool)
         last = proj.last_run
         if last is not None and last[0] == proj.settings and _same_summaries(last[1], proj.summaries,
                                                                              proj.resolutions, proj.settings):

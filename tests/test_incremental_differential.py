@@ -98,7 +98,7 @@ def _delete(text: str, first: int, last: int) -> str:
 def add_import(text, tree, rng):
     new = rng.choice(["import numpy as np\n", "from torch import compile as jit\n", "import torch as T\n",
                       "import logging\n", "from torch.nn import functional as F\n", "import torch\n",
-                      "from . import sibling\n", "import random\n"])
+                      "from . import sibling\n", "import random\n", "from .sibling import *\n"])
     return _insert(text, _top_level_line(tree, rng), new)
 
 

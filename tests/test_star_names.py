@@ -141,3 +141,71 @@ def test_dynamo_breaks_where_tclint_says(tmp_path):
     verdict = ask([{"id": "net", "source": source, "call": "torch.compile(Net().forward)(torch.randn(3, 2, 4))"}])["net"]
     assert verdict["breaks"] == [["Attempted to wrap RNN, GRU, or LSTM", GRU[1]],
                                  ["Unsupported Tensor.item() call with capture_scalar_outputs=False", ITEM[1]]]
+
+
+# The editor: the server's workspace index gives the names star imports bind as the CLI does,
+# also after edits of the module a star import reads and of the module that uses the names.
+def _editor(root: Path, pool=None):
+    from tclint.server.workspace_index import WorkspaceIndex
+
+    index = WorkspaceIndex(pool)
+    index.set_folders([root])
+    key = root.resolve()
+    index.project(key).settings = Settings(source=root / "tclint.toml")
+    index.index_project(key)
+    return index, key
+
+
+def _edited(index, key, root: Path, name: str, text: str) -> None:
+    """`name` edited in the editor (and saved, so that a fresh CLI run reads the same text)."""
+    (root / name).write_text(text)
+    index.set_buffer(str(key / name), text)
+
+
+def _shown(index, key) -> set[tuple[str, int, str]]:
+    return {(Path(d.path).name, d.span.line, d.code) for found in index.diagnostics(key).values() for d in found}
+
+
+EDITS = [  # (file, its new text, what a fresh run finds then)
+    ("pkg/layers/core.py", 'import torch\nimport torch.nn as nn\n\n__all__ = ["torch"]\n', {GRU, ITEM}),  # seq binds nn
+    ("pkg/layers/tclint_case_seq.py", SEQ + '\n__all__ = ["Gate"]\n', {ITEM}),
+    ("pkg/layers/core.py", "import torch\n\nnn = torch.nn\n", {GRU, ITEM}),
+    ("pkg/layers/__init__.py", "from .tclint_case_seq import *\n", {ITEM}),  # its own star import dropped
+    ("pkg/layers/__init__.py", "from .tclint_case_seq import *\nfrom .core import *\n", {GRU, ITEM}),
+    (NET_FILE, NET.replace("from ..layers import *\n", "from ..layers import *\nfrom ..layers import core as nn\n"),
+     {ITEM}),  # a later binding in the file wins
+    (NET_FILE, NET + "\n\nx = 1\n", {GRU, ITEM}),
+]
+
+
+def test_the_editor_binds_star_names_as_a_fresh_run_does_after_each_edit(tmp_path):
+    root = _package(tmp_path)
+    index, key = _editor(root)
+    assert _shown(index, key) == _findings(root, ["pkg"]) == {GRU, ITEM}
+    for name, text, found in EDITS:
+        _edited(index, key, root, name, text)
+        assert _shown(index, key) == _findings(root, ["pkg"]) == found, name
+
+
+def test_a_big_buffer_is_bound_in_the_parse_pool_worker(tmp_path):
+    from tclint.server.parse_pool import ParsePool
+
+    root = _package(tmp_path)
+    pool = ParsePool(threshold=64)  # every file but the empty ones is a big one
+    try:
+        index, key = _editor(root, pool)
+        assert _shown(index, key) == {GRU, ITEM}
+        _edited(index, key, root, NET_FILE, NET + "\n\nx = 1\n")
+        assert _shown(index, key) == {GRU, ITEM}
+    finally:
+        pool.close()
+
+
+def test_an_edit_elsewhere_keeps_the_summary_with_bound_names(tmp_path):
+    root = _package(tmp_path)
+    index, key = _editor(root)
+    _shown(index, key)
+    net = index.project(key).summaries[str(key / NET_FILE)]
+    _edited(index, key, root, "pkg/layers/core.py", "import torch\nimport torch.nn as nn\n\nx = 1\n")
+    assert _shown(index, key) == {GRU, ITEM}
+    assert index.project(key).summaries[str(key / NET_FILE)] is net  # the names it is given are the same
