@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Callable
 
 from tclint.analyzer.call_refs import Method, Named, ReturnedMethod, SuperMethod, reads_call_sites
-from tclint.analyzer.loop_skips import Breaking, FunctionFindings
+from tclint.analyzer.loop_skips import Breaking, FunctionFindings, is_break
 from tclint.analyzer.regions import ProjectIndex
 
 REBUILT_OBJECT_CALL = "TC225"
@@ -60,6 +60,8 @@ def add_resume_breaks(index: ProjectIndex, found: dict[str, FunctionFindings], e
                                            site.in_loop or all(c in certain for c in resolved)))
             if isinstance(site.ref, Named):
                 module_inits.update(c for c in callees if _module_init(index, c))
+    for init in sorted(module_inits):
+        _drop_uninitialized_rest(index, found, init, breaking)
     causes = {init: init for init in module_inits}
     todo = sorted(module_inits)
     while todo:  # modules built inside a breaking module's __init__ are left half-built too
@@ -91,6 +93,43 @@ def _plain_class_method(index: ProjectIndex, key: str) -> bool:
 def _module_init(index: ProjectIndex, key: str) -> bool:
     fn = index.functions[key][1]
     return fn.name == "__init__" and fn.class_key is not None and index.is_module_class(fn.class_key)
+
+
+def _drop_uninitialized_rest(index: ProjectIndex, found, init: str, breaking: set[str]) -> None:
+    """Compiled code builds the module of `init`, which breaks. Dynamo gives up on the inlined
+    construction at its first break, runs it eagerly and compiles each `__init__` of the chain
+    as a frame of its own, where `super().__init__()` breaks ("Uninitialized nn.Module") and
+    the rest of the frame runs eagerly: a break after that call is one only where it is the
+    construction's first (torch 2.13; tests/test_module_construction.py)."""
+    chain = []  # (key, the span of its one super().__init__()), from `init` to the last base
+    for klass in index.mro(index.functions[init][1].class_key):
+        own = index.classes[klass][1].methods.get("__init__")
+        if own is None:
+            continue
+        spans = [s.span for s in index.functions[own][1].calls
+                 if isinstance(s.ref, SuperMethod) and s.ref.name == "__init__"]
+        if own not in found or len(spans) != 1:
+            return  # not reached, or not one call to follow: left as it is
+        chain.append((own, spans[0]))
+
+    def breaks_of(key: str, after: int | None, before: int | None) -> list:
+        """(line, the finding or None for a call that breaks) in `key` between the lines."""
+        inside = (lambda line: (after is None or line > after) and (before is None or line < before))
+        events = [(d.span.line, d) for d, _ in found[key].own if is_break(d) and inside(d.span.line)]
+        events += [(s.span.line, None) for s in index.functions[key][1].calls
+                   if not isinstance(s.ref, SuperMethod) and inside(s.span.line)
+                   and any(c in breaking for c in index.resolve_ref(s.ref))]
+        return sorted(events, key=lambda e: e[0])
+
+    first_seen = any(breaks_of(key, None, span.line) for key, span in chain)
+    for key, span in reversed(chain):  # the inlined construction runs the bases' rest first
+        rest = breaks_of(key, span.end_line, None)
+        if not first_seen and rest:
+            first_seen = True
+            rest = rest[1:]  # the construction's first break: Dynamo reports it
+        dropped = {id(d) for _, d in rest if d is not None}
+        if dropped:
+            found[key].own = [(d, loop) for d, loop in found[key].own if id(d) not in dropped]
 
 
 def _flag_super_inits(index: ProjectIndex, found, init: str, cause: str, enabled, make) -> None:
