@@ -14,7 +14,11 @@ class TensorMembership(Rule):
     ## Why is this bad?
     `in` on a tensor compares every element and converts the answer to a Python `bool`,
     which reads tensor data. With `capture_scalar_outputs=False` Dynamo cannot trace
-    that, so the graph ends at the test.
+    that, so the graph ends at the test. The break happens inside `Tensor.__contains__`,
+    where Dynamo cannot resume the frame (torch 2.13), so the rest of the function runs
+    eagerly: findings after it in the same function show once this one is fixed. A
+    helper that tests membership only ends its own frame; its caller resumes after the
+    call.
 
     ## Example
     ```python
@@ -75,6 +79,17 @@ class TensorMembership(Rule):
                     return x
                 return x + 1
         """, call="f(torch.randn(4, 3))"),
+        # the frame ends at the test: Dynamo reports nothing after it, not even the print
+        Example("""
+            import torch
+            @torch.compile
+            def f(x):
+                y = x + 1
+                if 0.0 in x:
+                    y = y * 2
+                print("done")
+                return y
+        """, call="f(torch.randn(3))"),
     ]
 
     @classmethod
@@ -90,7 +105,7 @@ class TensorMembership(Rule):
                 # An un-annotated compiled input may be a dict or a list (`"labels" in batch`),
                 # but a number looked up in it (`0.0 in x`) is a tensor membership test.
                 if is_tensor or (self.facts.value(right).assumed and _is_number(left)):
-                    self.report(node, condition=cond)
+                    self.report(node, condition=cond, ends_frame=True)
                     return
             left = target.comparator
 
