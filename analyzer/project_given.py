@@ -17,7 +17,7 @@ from tclint.analyzer.call_refs import GivenNotNone
 def given_not_none(index, ref: GivenNotNone, active: set) -> bool:
     if index.reached is None or ref.function in index.root_keys or ref in active:
         return False
-    sites = index._callers().get(ref.function, ())
+    sites = index.callers().get(ref.function, ())
     active.add(ref)
     try:
         for _, site in sites:

@@ -919,6 +919,10 @@ class ProjectIndex:
         finally:
             active.discard(ref)
 
+    def callers(self) -> dict[str, list[tuple[str, CallSite]]]:
+        """callee -> [(caller, call site)] over the compiled region (see _callers)."""
+        return self._callers()
+
     def _callers(self) -> dict[str, list[tuple[str, CallSite]]]:
         """callee -> [(caller, call site)] over the compiled region (all functions until
         `reached` is set), built once, callers in a stable order: messages name the first."""
