@@ -455,6 +455,22 @@ class PrebuiltArg:
 
 
 @dataclass(frozen=True)
+class OptimizerArg:
+    """A condition: the callers of `function` pass this parameter a `torch.optim` optimizer
+    (built from one of its classes, or a parameter of the caller's own given one in turn:
+    CallSite.optimizers). A compiled function's callers all must; an entry point's callers
+    run outside compiled code, so one of the project's calls passing one is enough (the
+    others are not recorded). `position` as in `Param`."""
+
+    function: str
+    position: int
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.function}({self.name}=optimizer)"
+
+
+@dataclass(frozen=True)
 class InputParam:
     """A condition: this parameter of `function` holds an input of the compiled function
     itself, unchanged: the function is an entry point and the parameter one of its inputs,
@@ -474,7 +490,7 @@ STR_ENUM_REFS = (StrEnumClass, StrEnumArg, StrEnumAttr, StrEnumReturned)
 
 ConditionRef = (CallRef | Param | NumpyResult | ReturnsMask | ModuleClass | RnnOnly | TensorType | OptionalKeys | Attr | ReturnedField
                 | CompilingTest | KeywordObject | NoneArg | StrEnumClass | StrEnumArg | StrEnumAttr | StrEnumReturned
-                | PrebuiltArg | InputParam | ArmTensor)
+                | PrebuiltArg | InputParam | ArmTensor | OptimizerArg)
 
 
 def field_condition(condition: frozenset, field: str) -> frozenset:
@@ -487,4 +503,4 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
 
 RECORDS = (Named, Method, Getter, SuperMethod, AnyMethod, Returned, ReturnedParam, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ReturnsMask, ModuleClass, RnnOnly,
            TensorType, OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject, NoneArg, StrEnumClass, StrEnumArg,
-           StrEnumAttr, StrEnumReturned, PrebuiltArg, InputParam, GivenNotNone, ArmTensor)
+           StrEnumAttr, StrEnumReturned, PrebuiltArg, InputParam, GivenNotNone, ArmTensor, OptimizerArg)

@@ -23,6 +23,7 @@ from tclint.analyzer.diagnostic import Fix, Severity, Span, TextEdit
 from tclint.analyzer.knowledge import tensor_api as api
 from tclint.analyzer.loop_returns import resuming_statements
 from tclint.analyzer.never_none import NeverNone
+from tclint.analyzer.optimizers import passed_optimizers
 from tclint.analyzer.names import ImportTable, dotted_name
 from tclint.analyzer.positions import positions as _positions
 from tclint.analyzer.rules.base import Rule
@@ -1246,7 +1247,8 @@ class FileAnalyzer(cst.CSTVisitor):
                             params=() if bound else self._param_args(node),
                             built_here=built_here,
                             forwards_kwargs=any(a.star == "**" and _names(a.value, fn.kwargs_name) for a in node.args),
-                            callables=self._passed_callables(node))
+                            callables=self._passed_callables(node),
+                            optimizers=passed_optimizers(self.facts, node))
             self._add_site(site, node)
 
     def _arm_methods(self, func: cst.BaseExpression, ref: refs.CallRef) -> list[refs.CallRef]:

@@ -2,7 +2,7 @@
 
 What a function's parameter runs when called (`fn(x)` in `apply(fn, x)`) comes from every
 site in the project that calls that function with functions as arguments
-(ProjectIndex._sites_passing_functions). Transformers' models hold some 38,000 such sites;
+(ProjectIndex._sites_passing_functions; with the sites passing optimizers, analyzer/optimizers.py). Transformers' models hold some 38,000 such sites;
 resolving and sorting them again on every edit was a quarter of an edit's project phase.
 Here each function's (and each file's module-level) sites are kept with the callees they
 resolved to, and redone only where the function's summary changed or a resolution it used
@@ -83,7 +83,7 @@ class Passers:
     def _update(self, source: Source, owner, calls: list[CallSite], resolve) -> None:
         self._drop(source)
         pairs = [(site, resolve(site.ref)) for site in calls
-                 if site.callables and not reads_call_sites(site.ref)]
+                 if (site.callables or site.optimizers) and not reads_call_sites(site.ref)]
         self._sources[source] = (owner, pairs)
         for site, callees in pairs:
             self._users.setdefault(site.ref, set()).add(source)

@@ -13,7 +13,7 @@ from pathlib import PurePath
 from typing import NamedTuple, Sequence
 
 from tclint.analyzer.call_refs import (
-    AnyMethod, ArmTensor, Attr, CallRef, CompilingTest, GivenNotNone, Entries, Getter, InputParam, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, ParamCallable, RnnOnly, Named, NumpyResult, OptionalKeys, Param, Returned,
+    AnyMethod, ArmTensor, Attr, CallRef, CompilingTest, GivenNotNone, Entries, Getter, InputParam, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, OptimizerArg, ParamCallable, RnnOnly, Named, NumpyResult, OptionalKeys, Param, Returned,
     PrebuiltArg, ReturnedField, ReturnedMethod, ReturnedParam, ReturnsMask, STR_ENUM_REFS,
     SuperMethod, TensorType, field_condition, reads_call_sites,
 )
@@ -21,6 +21,7 @@ from tclint.analyzer.knowledge.hazards import RNN_MODULE_CLASSES
 from tclint.analyzer.knowledge.tensor_api import TENSOR_ATTRIBUTES, TENSORISH_METHODS
 from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.project_given import given_not_none, passed_key
+from tclint.analyzer.optimizers import optimizer_passed
 from tclint.analyzer.project_prebuilt import prebuilt_passed
 from tclint.analyzer.project_str_enums import member_source
 from tclint.analyzer.project_tables import key_tables
@@ -363,16 +364,21 @@ class ProjectIndex:
         active.discard(ref)
         return found
 
+    def sites_passing_functions(self) -> dict[str, list[CallSite]]:
+        """callee -> the call sites that pass it functions or optimizers (CallSite.optimizers),
+        anywhere in the project."""
+        return self._sites_passing_functions()
+
     def _sites_passing_functions(self) -> dict[str, list[CallSite]]:
-        """callee -> the call sites that pass it functions, anywhere in the project (a call of
-        a parameter is not followed to find them: its callees come from these sites; see
-        _parameter_calls_passing)."""
+        """callee -> the call sites that pass it functions or optimizers, anywhere in the
+        project (a call of a parameter is not followed to find them: its callees come from
+        these sites; see _parameter_calls_passing)."""
         if self._passers is None:
             self._passers = {}
             sites = [site for _, fn in self.functions.values() for site in fn.calls]
             sites += [site for fs in self.files for site in fs.module_calls]  # `_p = effectful(f)`
             for site in sites:
-                if site.callables and not reads_call_sites(site.ref):
+                if (site.callables or site.optimizers) and not reads_call_sites(site.ref):
                     for callee in self.resolve_ref(site.ref):
                         self._passers.setdefault(callee, []).append(site)
         return self._passers
@@ -714,6 +720,11 @@ class ProjectIndex:
                 resolved = self.resolve_dotted(ref.cls)
                 if resolved and resolved[0] == "class" and self.is_rnn_only(resolved[1]):
                     return resolved[1], "is only ever an LSTM, GRU or RNN (abstract, as its subclasses are)"
+                continue
+            if isinstance(ref, OptimizerArg):
+                found = optimizer_passed(self, ref, active)
+                if found is not None:
+                    return found
                 continue
             if isinstance(ref, PrebuiltArg):
                 found = prebuilt_passed(self, ref, active)

@@ -85,6 +85,9 @@ class CallSite:
     # Functions passed (position or keyword, frozenset[CallRef]): `apply(helper, x)`, a table
     # of functions, a parameter passed on; what the callee may call (call_refs.ParamCallable)
     callables: tuple = ()
+    # Arguments (position or keyword) that are `torch.optim` optimizers or schedulers: True, or
+    # the caller's own parameter passed on (its OptimizerArg: what its callers pass); see optimizers.py
+    optimizers: tuple = ()
 
 
 @dataclass

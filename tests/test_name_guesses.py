@@ -105,3 +105,83 @@ def test_the_table_of_tensor_types_is_the_installed_torchs():
                             f"g = runpy.run_path({str(tool)!r}); print(sorted(g['tensor_types']()))"],
                            capture_output=True, text=True, check=True).stdout.strip()
     assert found == str(sorted(tensor_api.TENSOR_TYPES))
+
+
+# An optimizer is known from what the callers pass (TC217): a compiled training step taking an
+# un-annotated `optimizer`, which another file builds with torch.optim; a trainer storing the
+# optimizer its constructor is given; and the same names given something else, that lie.
+TRAIN_MODEL = '''import torch
+
+
+@torch.compile
+def train_step(model, x, optimizer):
+    loss = model(x).sum()
+    optimizer.step()
+    optimizer.zero_grad()
+    return loss.detach()
+
+
+class Trainer:
+    def __init__(self, model, optimizer):
+        self.model = model
+        self.optimizer = optimizer
+
+    @torch.compile
+    def step(self, x):
+        loss = self.model(x).sum()
+        self.optimizer.step()
+        return loss.detach()
+
+
+class Ticker:
+    def __init__(self):
+        self.n = 0
+
+    def step(self):
+        self.n += 1
+        return self.n
+
+
+@torch.compile
+def scaled(x, optimizer):
+    return x * optimizer.step()
+
+
+class Scaler:
+    def __init__(self, optimizer):
+        self.optimizer = optimizer
+
+    @torch.compile
+    def scale(self, x):
+        return x * self.optimizer.step()
+'''
+TRAIN_MAIN = '''import torch
+from model import Scaler, Ticker, Trainer, scaled, train_step
+
+
+def main():
+    net = torch.nn.Linear(3, 1)
+    sgd = torch.optim.SGD(net.parameters(), lr=0.1)
+    train_step(net, torch.randn(2, 3), sgd)
+    Trainer(net, torch.optim.Adam(net.parameters())).step(torch.randn(2, 3))
+    optimizer = Ticker()
+    scaled(torch.randn(3), optimizer)
+    Scaler(Ticker()).scale(torch.randn(3))
+'''
+OPTIMIZER_LINES = {7, 8, 20}  # in model.py: train_step's step() and zero_grad(), Trainer.step's step()
+
+
+def test_optimizers_are_known_from_what_the_callers_pass(tmp_path: Path):
+    (tmp_path / "model.py").write_text(TRAIN_MODEL)
+    (tmp_path / "train.py").write_text(TRAIN_MAIN)
+    result = lint_paths([tmp_path], Settings(), jobs=1, use_cache=False)
+    assert {d.span.line for d in result.diagnostics if d.code == "TC217"} == OPTIMIZER_LINES
+    assert all(Path(d.path).name == "model.py" for d in result.diagnostics if d.code == "TC217")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_dynamo_breaks_at_the_optimizers_only():
+    source = TRAIN_MODEL + TRAIN_MAIN.replace("from model import Scaler, Ticker, Trainer, scaled, train_step\n", "")
+    verdict = ask([{"id": "train", "source": source, "call": "main()"}])["train"]
+    assert verdict["error"] is None
+    assert {line for _, line in verdict["breaks"] if line is not None} == OPTIMIZER_LINES
