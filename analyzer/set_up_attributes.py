@@ -220,8 +220,10 @@ class _AttributeScan:
             if qual in facts.record_classes:
                 return facts.kind(value)
             if qual:
+                if qual.startswith("torch.nn.") and qual.rpartition(".")[2] in api.NN_TENSOR_CLASSES:
+                    return tf.TENSOR
                 if tf.is_module_base(qual):
-                    return tf.TENSOR if qual.rsplit(".", 1)[1] in api.NN_TENSOR_CLASSES else tf.MODULE
+                    return tf.MODULE
                 module, _, name = qual.rpartition(".")
                 if (facts.imports.binds(module) or qual.startswith(facts.module)) and module != "torch" \
                         and facts.builds_instance(qual):

@@ -69,8 +69,9 @@ class Pending:
 
 
 def is_module_base(qualname: str) -> bool:
-    """`torch.nn.Module` or one of torch.nn's module classes (`nn.Linear`, `nn.Sequential`)."""
-    return qualname.startswith("torch.nn.") and qualname.rsplit(".", 1)[1][:1].isupper()
+    """`torch.nn.Module` or one of torch.nn's module classes (`nn.Linear`, `nn.Sequential`), as
+    the table written from torch names them."""
+    return qualname.startswith("torch.nn.") and qualname.rpartition(".")[2] in api.NN_MODULE_CLASSES
 
 
 _NOT_PROJECT = (
@@ -940,15 +941,17 @@ class Facts:
                     return pair
             if qual in api.TENSOR_TYPES:
                 return TENSOR
-            if name[:1].isupper():
+            if qual in api.NAMESPACE_CLASSES:
                 return STATIC
             if qual in api.BOOL_FUNCTIONS or self._bool_dtype(node) or self._joins_masks(name, node):
                 return BOOL_TENSOR
             if name.startswith(("is_", "get_", "set_", "use_")):
                 return STATIC
             return TENSOR
-        if module == "torch.nn" and name[:1].isupper():
-            return TENSOR if name in api.NN_TENSOR_CLASSES else MODULE
+        if module == "torch.nn" and name in api.NN_TENSOR_CLASSES:
+            return TENSOR
+        if module == "torch.nn" and name in api.NN_MODULE_CLASSES:
+            return MODULE
         if module.split(".")[0] == "numpy" and name[:1].islower() and qual not in api.NUMPY_PYTHON_VALUES \
                 and not module.startswith("numpy.random"):
             return NDARRAY  # (NumPy's random draws have a rule of their own)

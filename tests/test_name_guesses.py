@@ -15,6 +15,7 @@ import pytest
 from break_lines import dynamo_verdicts, flagged_lines
 from dynamo_oracle import ask
 from tclint.analyzer.config import Settings
+from tclint.analyzer import tensor_facts
 from tclint.analyzer.knowledge import tensor_api
 from tclint.analyzer.project import lint_paths
 
@@ -84,6 +85,13 @@ TORCH_CLASSES = {
             return x + 1
         return x - 1
     """, "f(torch.ones(3))", set()),
+    "torch.nn's classes that are nn.Modules": ("""
+    import torch
+
+    class Scale(torch.nn.Identity):
+        def forward(self, x):
+            return x * x.sum().item()
+    """, "torch.compile(Scale())(torch.ones(3))", {6}),
 }
 
 
@@ -105,6 +113,23 @@ def test_the_table_of_tensor_types_is_the_installed_torchs():
                             f"g = runpy.run_path({str(tool)!r}); print(sorted(g['tensor_types']()))"],
                            capture_output=True, text=True, check=True).stdout.strip()
     assert found == str(sorted(tensor_api.TENSOR_TYPES))
+
+
+def test_torch_nn_classes_are_modules_where_the_table_says():
+    # PackedSequence is a tuple and SDPBackend an Enum, capitalised like torch.nn's modules
+    assert [tensor_facts.is_module_base(q) for q in (
+        "torch.nn.Linear", "torch.nn.modules.container.Sequential", "torch.nn.parallel.DistributedDataParallel",
+        "torch.nn.utils.rnn.PackedSequence", "torch.nn.attention.SDPBackend", "torch.nn.Parameter",
+        "torch.nn.LinearCrossEntropyOptions")] == [True, True, True, False, False, False, False]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_the_tables_of_torchs_classes_are_the_installed_torchs():
+    tool = Path(tensor_api.__file__).with_name("tools") / "list_tensor_attributes.py"
+    found = subprocess.run([sys.executable, "-c", "import runpy, sys; sys.argv = ['x']; g = runpy.run_path("
+                            f"{str(tool)!r}); print(sorted(g['namespace_classes']()), sorted(g['nn_module_classes']()))"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    assert found == f"{sorted(tensor_api.NAMESPACE_CLASSES)} {sorted(tensor_api.NN_MODULE_CLASSES)}"
 
 
 # An optimizer is known from what the callers pass (TC217): a compiled training step taking an

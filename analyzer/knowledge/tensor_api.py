@@ -9,6 +9,11 @@ TENSOR_ATTRIBUTES = frozenset(_TABLE["attributes"])
 # The classes of TENSOR_NAMESPACES that build a tensor when called (`torch.FloatTensor(3)`),
 # from the same table; their other classes build Python objects (`torch.Size`, `torch.Generator`).
 TENSOR_TYPES = frozenset(_TABLE["tensor_types"])
+# Every class those namespaces bind (`torch.Size`, `torch.dtype`: a spelling says nothing), and
+# the names of torch.nn's nn.Module classes (torch.nn's `PackedSequence`, `SDPBackend` are
+# none), from the same table.
+NAMESPACE_CLASSES = frozenset(_TABLE["namespace_classes"])
+NN_MODULE_CLASSES = frozenset(_TABLE["nn_module_classes"])
 
 # Attributes of a tensor that are static under Dynamo (guarded, not traced as data).
 STATIC_TENSOR_ATTRS = frozenset({
