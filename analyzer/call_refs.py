@@ -458,7 +458,7 @@ class PrebuiltArg:
 class LoggerReturned:
     """A condition: calling `call` (a project or library function) returns a `logging.Logger`:
     what it returns is made by `logging.getLogger(...)`, or by a function that returns one
-    (FunctionSummary.returns_built holds `logging.Logger`: loggers.py). With `named`, the
+    (FunctionSummary.returns_built: loggers.py). With `named`, the
     value is bound to a name that conventionally holds a logger (`logger`), and the condition
     holds too where `call` runs no function the project phase read."""
 

@@ -22,7 +22,6 @@ from tclint.analyzer.values import Record, class_fields, is_dataclass, namedtupl
 from tclint.analyzer.diagnostic import Fix, Severity, Span, TextEdit
 from tclint.analyzer.knowledge import tensor_api as api
 from tclint.analyzer.loop_returns import resuming_statements
-from tclint.analyzer.loggers import LOGGER, LOGGER_BUILDERS
 from tclint.analyzer.never_none import NeverNone
 from tclint.analyzer.optimizers import passed_optimizers
 from tclint.analyzer.names import ImportTable, dotted_name
@@ -943,8 +942,6 @@ class FileAnalyzer(cst.CSTVisitor):
         only) or a method of an object a factory made returns (resolving that asks what
         factories make again: ProjectIndex.built_by)."""
         fn = self.facts.function
-        if isinstance(value, cst.Call) and self.facts.qualname(value.func) in LOGGER_BUILDERS:
-            return frozenset((LOGGER,))  # a logging.Logger (analyzer/loggers.py)
         built = self._constructed_class(value)
         picked: list = []
         if built is None and isinstance(value, cst.Name):
