@@ -60,6 +60,9 @@ STUDIED = {
     "torch_cubic_spline_grids", "sophia_opt", "muon.py", "deepctr_torch", "TorchDiffEqPack", "torchjd",
     "captum", "tntorch", "torch_kf", "torch_harmonics", "recurrent_memory_transformer_pytorch",
     "sentence_transformers", "deepxde", "tensorly", "torchani", "tensordict",
+    "ignite", "neurodiffeq", "iTransformer", "pykeen", "torch_ppr", "torchattacks",
+    "invariant_point_attention", "memory_efficient_attention_pytorch", "hourglass_transformer_pytorch",
+    "coca_pytorch",
 }
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>.+)$')
 _WRAPPERS = ("Encountered graph break when attempting to trace", "Failed to handle graph break gracefully",
