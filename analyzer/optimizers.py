@@ -83,6 +83,22 @@ def built_optimizer(facts, value: cst.BaseExpression, stored_attrs=()) -> str | 
     return built if optimizer_class(built) else None
 
 
+def fallback_built(facts, value: cst.BaseExpression) -> cst.Call | None:
+    """The call in `p if p else Cls(...)`, `Cls(...) if p is None else p` or `p or Cls(...)`
+    where `p` is a parameter of the function: what it builds when the caller gives nothing is
+    what the parameter stands for."""
+    if isinstance(value, cst.IfExp):
+        arms = (value.body, value.orelse)
+    elif isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
+        arms = (value.left, value.right)
+    else:
+        return None
+    calls = [a for a in arms if isinstance(a, cst.Call)]
+    if len(calls) == 1 and any(facts.own_param(a) is not None for a in arms if a is not calls[0]):
+        return calls[0]
+    return None
+
+
 def _parameter_annotation(facts, fn, name: str) -> str | None:
     params = fn.node.params
     for p in (*params.posonly_params, *params.params, *params.kwonly_params):

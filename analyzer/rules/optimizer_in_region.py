@@ -2,7 +2,8 @@ import libcst as cst
 
 from tclint.analyzer import call_refs as refs
 from tclint.analyzer.knowledge import hazards
-from tclint.analyzer.optimizers import annotated_optimizer, built_optimizer, optimizer_class, scheduler_class
+from tclint.analyzer.optimizers import (
+    annotated_optimizer, built_optimizer, fallback_built, optimizer_class, scheduler_class)
 from tclint.analyzer.rules._support import method_call
 from tclint.analyzer.rules.base import Example, Rule
 
@@ -160,6 +161,22 @@ class OptimizerInRegion(Rule):
                     self._optimizer.step()
                     return x * self.w
         """),
+        # the optimizer built when the caller gives none says what the parameter stands for
+        Example("""
+            import torch
+            from torch.optim import Adam
+            class Solver:
+                def __init__(self, net, optimizer=None):
+                    self.net = net
+                    self.optimizer = optimizer if optimizer else Adam(net.parameters())
+                def epoch(self, x):
+                    self.optimizer.zero_grad()
+                    return self.net(x).sum()
+            solver = Solver(torch.nn.Linear(3, 1))
+            @torch.compile
+            def run(x):
+                return solver.epoch(x)
+        """, call="run(torch.randn(2, 3))"),
     ]
 
     file_state = ("_optimizer_attrs", "_passed_attrs")
@@ -197,9 +214,11 @@ class OptimizerInRegion(Rule):
         return frozenset()
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        """`self._optimizer = Adam([w])` in any method: the attribute holds an optimizer;
-        `self.optimizer = optimizer`, a parameter: where the method's callers pass one."""
-        if isinstance(node.value, cst.Call) and optimizer_class(self.facts.qualname(node.value.func)):
+        """`self._optimizer = Adam([w])` in any method, or `optimizer if optimizer else Adam(...)`:
+        the attribute holds an optimizer; `self.optimizer = optimizer`, a parameter: where the
+        method's callers pass one."""
+        value = fallback_built(self.facts, node.value) or node.value
+        if isinstance(value, cst.Call) and optimizer_class(self.facts.qualname(value.func)):
             for t in node.targets:
                 self._note_attribute(t.target)
             return
