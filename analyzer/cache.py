@@ -31,7 +31,7 @@ from tclint.analyzer.discovery import read_source
 from tclint.analyzer.version import __version__
 
 # Bump when the shape or the content of FileSummary or Diagnostic changes within a version.
-CACHE_FORMAT = 26
+CACHE_FORMAT = 27
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 
 

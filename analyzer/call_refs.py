@@ -455,21 +455,6 @@ class PrebuiltArg:
 
 
 @dataclass(frozen=True)
-class LoggerReturned:
-    """A condition: calling `call` (a project or library function) returns a `logging.Logger`:
-    what it returns is made by `logging.getLogger(...)`, or by a function that returns one
-    (FunctionSummary.returns_built: loggers.py). With `named`, the
-    value is bound to a name that conventionally holds a logger (`logger`), and the condition
-    holds too where `call` runs no function the project phase read."""
-
-    call: CallRef
-    named: bool = False
-
-    def __str__(self) -> str:
-        return f"({self.call})()=logger"
-
-
-@dataclass(frozen=True)
 class OptimizerArg:
     """A condition: the callers of `function` pass this parameter a `torch.optim` optimizer
     (built from one of its classes, or a parameter of the caller's own given one in turn:
@@ -505,7 +490,7 @@ STR_ENUM_REFS = (StrEnumClass, StrEnumArg, StrEnumAttr, StrEnumReturned)
 
 ConditionRef = (CallRef | Param | NumpyResult | ReturnsMask | ModuleClass | RnnOnly | TensorType | OptionalKeys | Attr | ReturnedField
                 | CompilingTest | KeywordObject | NoneArg | StrEnumClass | StrEnumArg | StrEnumAttr | StrEnumReturned
-                | PrebuiltArg | InputParam | ArmTensor | OptimizerArg | LoggerReturned)
+                | PrebuiltArg | InputParam | ArmTensor | OptimizerArg)
 
 
 def field_condition(condition: frozenset, field: str) -> frozenset:
@@ -518,4 +503,4 @@ def field_condition(condition: frozenset, field: str) -> frozenset:
 
 RECORDS = (Named, Method, Getter, SuperMethod, AnyMethod, Returned, ReturnedParam, Entries, MethodPattern, ParamCallable, ReturnedMethod, Param, NumpyResult, ReturnsMask, ModuleClass, RnnOnly,
            TensorType, OptionalKeys, Attr, ReturnedField, LeftFalsy, CompilingTest, KeywordObject, NoneArg, StrEnumClass, StrEnumArg,
-           StrEnumAttr, StrEnumReturned, PrebuiltArg, InputParam, GivenNotNone, ArmTensor, OptimizerArg, LoggerReturned)
+           StrEnumAttr, StrEnumReturned, PrebuiltArg, InputParam, GivenNotNone, ArmTensor, OptimizerArg)

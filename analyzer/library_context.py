@@ -19,7 +19,7 @@ import re
 import sysconfig
 from pathlib import Path
 
-from tclint.analyzer.call_refs import LoggerReturned, Method, Named, SuperMethod
+from tclint.analyzer.call_refs import Method, Named, SuperMethod
 from tclint.analyzer.diagnostic import Diagnostic
 from tclint.analyzer.discovery import SourceFile, display_path
 from tclint.analyzer.imported_context import module_file, package_roots
@@ -281,9 +281,8 @@ def site_stamp(folders: list[Path]) -> str:
 
 def _called(functions, classes) -> set[str]:
     """The dotted names these functions call (functions, classes, the classes whose methods
-    they call) or ask whether a call returns a logger (`logger = logging.get_logger(...)` of
-    a library, logged to inside them: LoggerReturned), and these classes build on (bases,
-    submodules) or store to call later (`self.ot_fn = partial(ot.emd, ...)`)."""
+    they call) and these classes build on (bases, submodules) or store to call later
+    (`self.ot_fn = partial(ot.emd, ...)`)."""
     out: set[str] = set()
     for fn in functions:
         for site in fn.calls:
@@ -291,8 +290,6 @@ def _called(functions, classes) -> set[str]:
                 out.add(site.ref.dotted)
             elif isinstance(site.ref, (Method, SuperMethod)):
                 out.add(site.ref.cls)
-        out.update(ref.call.dotted for cand in fn.candidates for ref in cand.condition or ()
-                   if isinstance(ref, LoggerReturned) and isinstance(ref.call, Named))
     for cls in classes:
         out.update(cls.bases)
         out.update(cls.submodules.values())

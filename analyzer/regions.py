@@ -13,7 +13,7 @@ from pathlib import PurePath
 from typing import NamedTuple, Sequence
 
 from tclint.analyzer.call_refs import (
-    AnyMethod, ArmTensor, Attr, CallRef, CompilingTest, GivenNotNone, Entries, Getter, InputParam, KeywordObject, LeftFalsy, LoggerReturned, Method, MethodPattern, ModuleClass, NoneArg, OptimizerArg, ParamCallable, RnnOnly, Named, NumpyResult, OptionalKeys, Param, Returned,
+    AnyMethod, ArmTensor, Attr, CallRef, CompilingTest, GivenNotNone, Entries, Getter, InputParam, KeywordObject, LeftFalsy, Method, MethodPattern, ModuleClass, NoneArg, OptimizerArg, ParamCallable, RnnOnly, Named, NumpyResult, OptionalKeys, Param, Returned,
     PrebuiltArg, ReturnedField, ReturnedMethod, ReturnedParam, ReturnsMask, STR_ENUM_REFS,
     SuperMethod, TensorType, field_condition, reads_call_sites,
 )
@@ -21,7 +21,6 @@ from tclint.analyzer.knowledge.hazards import RNN_MODULE_CLASSES
 from tclint.analyzer.knowledge.tensor_api import TENSOR_ATTRIBUTES, TENSORISH_METHODS
 from tclint.analyzer.namespace_packages import namespace_aliases
 from tclint.analyzer.project_given import given_not_none, passed_key
-from tclint.analyzer.loggers import logger_returned
 from tclint.analyzer.optimizers import optimizer_passed
 from tclint.analyzer.project_prebuilt import prebuilt_passed
 from tclint.analyzer.project_str_enums import member_source
@@ -721,11 +720,6 @@ class ProjectIndex:
                 resolved = self.resolve_dotted(ref.cls)
                 if resolved and resolved[0] == "class" and self.is_rnn_only(resolved[1]):
                     return resolved[1], "is only ever an LSTM, GRU or RNN (abstract, as its subclasses are)"
-                continue
-            if isinstance(ref, LoggerReturned):
-                found = logger_returned(self, ref)
-                if found is not None:
-                    return found
                 continue
             if isinstance(ref, OptimizerArg):
                 found = optimizer_passed(self, ref, active)

@@ -1,16 +1,14 @@
 import libcst as cst
 
-from tclint.analyzer import call_refs as refs
 from tclint.analyzer.knowledge import hazards
 from tclint.analyzer.knowledge.untraceable import LOGGER_METHODS, LOGGING
-from tclint.analyzer.loggers import LOGGER_BUILDERS
 from tclint.analyzer.names import dotted_name
 from tclint.analyzer.rules._support import UntraceableCalls, compile_guard_fix
 from tclint.analyzer.rules.base import Example, Rule
 
 # Receivers that conventionally hold a logging.Logger.
 _LOGGER_NAMES = frozenset({"log", "logger", "_log", "_logger", "LOG", "LOGGER", "_LOG", "_LOGGER"})
-_STDLIB_LOGGING = "logging."
+_GET_LOGGER = frozenset({"logging.getLogger", "logging.Logger"})
 
 
 class LoggingCall(Rule):
@@ -18,10 +16,8 @@ class LoggingCall(Rule):
     ## What it does
     Flags logging inside a compiled region: the `logging` module's functions
     (`logging.info(...)`), methods of a `logging.Logger` (`logger.debug(...)`, where the
-    logger comes from `logging.getLogger`, from a function that returns what
-    `logging.getLogger` gives, such as transformers' and diffusers' `logging.get_logger`
-    (read from the package or the installed library), or is named `log`/`logger` and
-    bound to nothing known to be otherwise), loguru's `logger` and `warnings.warn(...)`.
+    logger comes from `logging.getLogger` or is named `log`/`logger`), loguru's
+    `logger` and `warnings.warn(...)`.
 
     ## Why is this bad?
     Dynamo cannot trace the logging machinery: it ends the graph at the call, logs
@@ -52,21 +48,6 @@ class LoggingCall(Rule):
 
     VALID = [
         Example("""
-            import torch
-            class Recorder:
-                def __init__(self):
-                    self.seen = []
-                def warning(self, message):
-                    self.seen.append(message)
-            def get_logger(name):
-                return Recorder()
-            logger = get_logger(__name__)
-            @torch.compile
-            def f(x):
-                logger.warning("scaling")
-                return x * 2
-        """, call="f(torch.randn(3))"),
-        Example("""
             import logging
             import torch
             logger = logging.getLogger(__name__)
@@ -80,18 +61,6 @@ class LoggingCall(Rule):
         """, call="run(torch.randn(3))"),
     ]
     INVALID = [
-        Example("""
-            import logging
-            import torch
-            def get_logger(name):
-                logging.basicConfig()
-                return logging.getLogger(name)
-            events = get_logger(__name__)
-            @torch.compile
-            def f(x):
-                events.info("scaling")
-                return x * 2
-        """, call="f(torch.randn(3))"),
         Example("""
             import logging
             import torch
@@ -159,61 +128,48 @@ class LoggingCall(Rule):
         super().__init__(analyzer)
         self._statement_fix: dict[int, cst.Expr] = {}  # call id -> its statement
         self._calls = UntraceableCalls(LOGGING)
-        # what a name holds where bound to a logger or to a function's result that may be one:
-        # True, or the condition (LoggerReturned) that the function returns a logger
-        self._module_loggers: dict[str, object] = {}
-        self._attr_loggers: dict[str, object] = {}  # self.<attr> -> as above
-        self._local_loggers: dict[tuple[str, str], object] = {}  # (function key, local name) -> as above
+        self._module_loggers: set[str] = set()
+        self._attr_loggers: set[str] = set()  # self.<attr> assigned a logger
+        self._local_loggers: set[tuple[str, str]] = set()  # (function key, local name)
 
-    def _made_logger(self, value: cst.BaseExpression, named: bool = False):
-        """True for `logging.getLogger(...)`; for a call of a project's or a library's function
-        (`logging.get_logger(__name__)` of transformers), the condition that it returns a
-        logger (`named`: bound to a logger's usual name); None otherwise."""
+    def _is_get_logger(self, value: cst.BaseExpression) -> bool:
         if not isinstance(value, cst.Call):
-            return None
-        qual = self.facts.qualname(value.func)
-        if qual in LOGGER_BUILDERS:
-            return True
-        if qual and self.facts.is_project_name(qual) and not qual.startswith(_STDLIB_LOGGING):
-            return frozenset({refs.LoggerReturned(refs.Named(qual), named)})
-        return None
+            return False
+        qual = self.facts.qualname(value.func) or ""
+        # also the `logging.get_logger` of transformers and diffusers
+        return qual in _GET_LOGGER or qual.endswith("logging.get_logger")
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        if not self._is_get_logger(node.value):
+            return
         for t in node.targets:
             target = t.target
             if isinstance(target, cst.Name):
-                made = self._made_logger(node.value, target.value in _LOGGER_NAMES)
-                if made is None:
-                    continue
                 fn = self.facts.function
                 if fn is None:
-                    self._module_loggers[target.value] = made
+                    self._module_loggers.add(target.value)
                 else:
-                    self._local_loggers[(fn.key, target.value)] = made
+                    self._local_loggers.add((fn.key, target.value))
             elif isinstance(target, cst.Attribute) and self.facts.is_self(target.value):
-                made = self._made_logger(node.value, target.attr.value in _LOGGER_NAMES)
-                if made is not None:
-                    self._attr_loggers[target.attr.value] = made
+                self._attr_loggers.add(target.attr.value)
 
-    def _is_logger(self, receiver: cst.BaseExpression):
-        """True, a condition (the function whose result it holds returns a logger), or False."""
-        made = self._made_logger(receiver)
-        if made is not None:
-            return made
+    def _is_logger(self, receiver: cst.BaseExpression) -> bool:
+        if self._is_get_logger(receiver):
+            return True
         if isinstance(receiver, cst.Name):
             name = receiver.value
             fn = self.facts.function
             if fn is not None and (fn.key, name) in self._local_loggers:
-                return self._local_loggers[(fn.key, name)]
+                return True
             local = fn.lookup(name) if fn is not None else None
             if local is not None and (self.facts.value(receiver).known_tensor or name not in _LOGGER_NAMES):
                 return False  # a local variable of some other kind
-            if local is None and name in self._module_loggers:
-                return self._module_loggers[name]
-            return name in _LOGGER_NAMES
+            # the usual names first: what the file binds is read (and an edit of it re-analyzes
+            # the reader, analyzer/incremental.py) only when the name alone does not tell
+            return name in _LOGGER_NAMES or name in self._module_loggers
         if isinstance(receiver, cst.Attribute) and self.facts.is_self(receiver.value):
             attr = receiver.attr.value
-            return self._attr_loggers.get(attr, attr in _LOGGER_NAMES)
+            return attr in _LOGGER_NAMES or attr in self._attr_loggers
         return False
 
     def visit_Expr(self, node: cst.Expr) -> None:
@@ -238,9 +194,7 @@ class LoggingCall(Rule):
         if isinstance(func, cst.Attribute) and func.attr.value in LOGGER_METHODS:
             if self.facts.qualname(func) is not None:
                 return  # logging.<fn> not in the table, or some imported module's function
-            held = self._is_logger(func.value)
-            if held:
+            if self._is_logger(func.value):
                 who = dotted_name(func.value) or "the logger"
                 self.report(node, f"`{who}.{func.attr.value}()` is a logging.Logger method, which Dynamo "
-                                  f"cannot trace; the graph breaks here even if the level is disabled",
-                            condition=None if held is True else held)
+                                  f"cannot trace; the graph breaks here even if the level is disabled")
