@@ -9,7 +9,7 @@ parameter passed on, as its OptimizerArg), and the project phase reads them. A c
 function's callers are the compiled region's (all of them must pass one); an entry point's
 run outside compiled code, as do those of a method storing the parameter in `self.attr`
 (`__init__`), and of those only the calls passing an optimizer are recorded (with the calls
-passing functions: ProjectIndex._sites_passing_functions), so one is enough.
+passing functions: ProjectIndex.sites_passing_functions), so one is enough.
 """
 from __future__ import annotations
 

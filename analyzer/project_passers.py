@@ -2,7 +2,7 @@
 
 What a function's parameter runs when called (`fn(x)` in `apply(fn, x)`) comes from every
 site in the project that calls that function with functions as arguments
-(ProjectIndex._sites_passing_functions; with the sites passing optimizers, analyzer/optimizers.py). Transformers' models hold some 38,000 such sites;
+(ProjectIndex.sites_passing_functions; with the sites passing optimizers, analyzer/optimizers.py). Transformers' models hold some 38,000 such sites;
 resolving and sorting them again on every edit was a quarter of an edit's project phase.
 Here each function's (and each file's module-level) sites are kept with the callees they
 resolved to, and redone only where the function's summary changed or a resolution it used

@@ -19,7 +19,7 @@ def prebuilt_passed(index, ref: PrebuiltArg, active: set) -> tuple[str, str] | N
         return None
     active.add(ref)
     try:
-        for caller, site in index._callers().get(ref.function, ()):
+        for caller, site in index.callers().get(ref.function, ()):
             key = ref.position if 0 <= ref.position < len(site.args) else ref.name
             for passed, what in site.prebuilt:
                 if passed != key:

@@ -138,7 +138,7 @@ class KeptReach(regions.Walk):
         made again: the calls of the functions `gone` (their edge then, by key: no longer
         reached or walked otherwise) out, those of the functions that `came` (reached anew
         or walked otherwise) in. Each callee's callers stay in key order, each caller's
-        sites in order, as ProjectIndex._callers builds them; a callee none of them calls
+        sites in order, as ProjectIndex.callers builds them; a callee none of them calls
         keeps its very list (KeptValues compares the lists by identity first)."""
         last = self._index
         if last is None or last._callers_map is None or last.reached != region.keys():

@@ -204,7 +204,7 @@ class TrackedIndex(ProjectIndex):
         return [site for fs in self.files for key, fn, sites in self._passing.of(fs) if functions[key][1] is fn
                 for site in sites]
 
-    def _sites_passing_functions(self):
+    def sites_passing_functions(self):
         """Kept between runs (analyzer/project_passers.py). Which sites pass functions reads
         every function of the project."""
         if self._frames:
@@ -349,12 +349,12 @@ class TrackedIndex(ProjectIndex):
         if self._callers_map is None:
             saved = self._unnoted()
             try:
-                super()._callers()
+                super().callers()
             finally:
                 self._noted_again(saved)
         return self._callers_map
 
-    def _callers(self):
+    def callers(self):
         found = self.callers_map()
         return _Reads(found, self._note_callers, self._note_everything) if self._frames else found
 

@@ -69,7 +69,7 @@ def _passed(index, ref: StrEnumArg, active: set) -> tuple[str, str] | None:
     default = bool(ref.default) and str_enum_class(index, ref.default, ref.method) is not None
     if default and (ref.function in index.root_keys or index.functions[ref.function][1].name == "__init__"):
         return ref.function, leaves
-    for caller, site in index._callers().get(ref.function, ()):
+    for caller, site in index.callers().get(ref.function, ()):
         key = ref.position if 0 <= ref.position < len(site.args) else ref.name
         if key == ref.name and key not in site.keywords and not site.spreads and not site.forwards_kwargs:
             if default:

@@ -353,7 +353,7 @@ class ProjectIndex:
             found = {resolved[1]} if resolved else set(self._module_value_call(ref.dotted))
         elif isinstance(ref, ParamCallable):
             found = set()
-            for site in [*self._sites_passing_functions().get(ref.function, ()),
+            for site in [*self.sites_passing_functions().get(ref.function, ()),
                          *self._parameter_calls_passing().get(ref.function, ())]:
                 for where, passed in site.callables:
                     if where == ref.position or where == ref.name:
@@ -366,12 +366,7 @@ class ProjectIndex:
 
     def sites_passing_functions(self) -> dict[str, list[CallSite]]:
         """callee -> the call sites that pass it functions or optimizers (CallSite.optimizers),
-        anywhere in the project."""
-        return self._sites_passing_functions()
-
-    def _sites_passing_functions(self) -> dict[str, list[CallSite]]:
-        """callee -> the call sites that pass it functions or optimizers, anywhere in the
-        project (a call of a parameter is not followed to find them: its callees come from
+        anywhere in the project (a call of a parameter is not followed to find them: its callees come from
         these sites; see _parameter_calls_passing)."""
         if self._passers is None:
             self._passers = {}
@@ -585,7 +580,7 @@ class ProjectIndex:
             return given_not_none(self, ref, active)
         if self.reached is None or ref.function in self.root_keys or ref in active:
             return False  # while reaching, or an entry point: its callers are not all known
-        sites = self._callers().get(ref.function, ())
+        sites = self.callers().get(ref.function, ())
         active.add(ref)
         try:
             for _, site in sites:
@@ -772,7 +767,7 @@ class ProjectIndex:
             return None
         active.add(ref)
         try:
-            for caller, site in self._callers().get(ref.function, ()):
+            for caller, site in self.callers().get(ref.function, ()):
                 key = ref.position if 0 <= ref.position < len(site.args) else ref.name
                 for passed, condition in site.none_args:
                     if passed == key and (not condition or any(
@@ -851,7 +846,7 @@ class ProjectIndex:
         fn = self.functions[callee][1]
         if position > 0 and fn.name == "forward" and fn.class_key and self.is_autograd_function(fn.class_key):
             position -= 1  # `Fn.apply(a, b)` runs `forward(ctx, a, b)`
-        for caller, site in self._callers().get(callee, ()):
+        for caller, site in self.callers().get(callee, ()):
             passed = site.args[position] if 0 <= position < len(site.args) else site.keywords.get(name)
             if passed is None and name not in site.keywords and site.forwards_kwargs:
                 passed = frozenset((Param(caller, -1, name),))  # if the caller was given it as a keyword
@@ -883,7 +878,7 @@ class ProjectIndex:
             return None  # no `**kwargs`, or an entry point: what its callers pass is not known
         active.add(ref)
         try:
-            for caller, site in self._callers().get(ref.function, ()):
+            for caller, site in self.callers().get(ref.function, ()):
                 for key, passed in site.objects:
                     if isinstance(key, str) and key not in named and (
                             passed is True or self._passes_object(passed, active)):
@@ -905,7 +900,7 @@ class ProjectIndex:
             return None
         active.add(ref)
         try:
-            for _, site in self._callers().get(ref.function, ()):
+            for _, site in self.callers().get(ref.function, ()):
                 for key, passed in site.params:
                     if key in (ref.name, ref.position):
                         root = self._passes_input(InputParam(passed.function, passed.position, passed.name), active)
@@ -922,7 +917,7 @@ class ProjectIndex:
             return False
         active.add(ref)
         try:
-            for _, site in self._callers().get(ref.function, ()):
+            for _, site in self.callers().get(ref.function, ()):
                 for key, passed in site.objects:
                     if key in (ref.name, ref.position) and (passed is True or self._passes_object(passed, active)):
                         return True
@@ -931,10 +926,6 @@ class ProjectIndex:
             active.discard(ref)
 
     def callers(self) -> dict[str, list[tuple[str, CallSite]]]:
-        """callee -> [(caller, call site)] over the compiled region (see _callers)."""
-        return self._callers()
-
-    def _callers(self) -> dict[str, list[tuple[str, CallSite]]]:
         """callee -> [(caller, call site)] over the compiled region (all functions until
         `reached` is set), built once, callers in a stable order: messages name the first."""
         if self._callers_map is None:

@@ -233,7 +233,7 @@ def _passers_differ(kept: Resolutions, summaries) -> list[str]:
     passers._users = {ref: set(sources) for ref, sources in kept_passers._users.items()}
     passers._files, passers._dropped = dict(kept_passers._files), set(kept_passers._dropped)
     fresh = ProjectIndex(summaries)
-    expected = fresh._sites_passing_functions()
+    expected = fresh.sites_passing_functions()
     passers.refresh(fresh.functions, summaries, fresh.resolve_ref)
     return out + [callee for callee in expected.keys() | passers._by_callee.keys()
                   if sorted(map(id, expected.get(callee, ()))) != sorted(map(id, passers.get(callee)))]
@@ -262,7 +262,7 @@ def _reach_differs(kept: Resolutions, summaries) -> bool:
     fresh.reached = set(reached)
     last = kept.region._index
     return (list(kept.region._reached.items()) != list(reached.items())
-            or last._callers_map is not None and last._callers_map != fresh._callers())
+            or last._callers_map is not None and last._callers_map != fresh.callers())
 
 
 def _call_sites_differ(kept: Resolutions) -> bool:
@@ -711,7 +711,7 @@ def test_the_callers_map_is_patched_where_the_region_or_its_calls_changed():
     fresh = ProjectIndex([summarize_source(text, f"/p/{name}.py", name) for name, text in edited.items()])
     fresh.reached = set(kept.region._reached)
     after = kept.region._index._callers_map
-    assert after == fresh._callers()
+    assert after == fresh.callers()
     assert [caller for caller, _ in after["shared.bad"]] == ["entry.entry", "shared.mid"]
     assert after["shared.mid"][0][1].span.line == before["shared.mid"][0][1].span.line + 1
     assert after["shared.mid"] is not before["shared.mid"]

@@ -279,14 +279,10 @@ class SkippedCall(Rule):
         if isinstance(node.target, cst.Name) and self.facts.function is not None:  # rebound by the loop
             self._made.pop((self.facts.function.key, node.target.value), None)
 
-    def visit_ListComp(self, node: cst.ListComp) -> None:
+    def _comprehension(self, node: cst.ListComp | cst.SetComp | cst.DictComp) -> None:
         self._iterates(node.for_in.iter)
 
-    def visit_SetComp(self, node: cst.SetComp) -> None:
-        self._iterates(node.for_in.iter)
-
-    def visit_DictComp(self, node: cst.DictComp) -> None:
-        self._iterates(node.for_in.iter)
+    visit_ListComp = visit_SetComp = visit_DictComp = _comprehension
 
     def _iterates(self, iterable: cst.BaseExpression) -> None:
         """Notes the calls whose result the loop iterates, through the wrappers Dynamo
